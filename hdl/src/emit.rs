@@ -111,12 +111,6 @@ lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'vh$*$co
 lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'vh$*$count'*"
 lint_off -rule UNUSEDSIGNAL -file "*sbuf_*" -match "Signal is not used: 'vh$*$nonempty'*"
 lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'vh$*$nonempty'*"
-// Bolt's verdict fields (the data packet's new flags, the SRC and its queue report): the
-// buffer's rewrite and SRC path take them next (docs/switch-design.md, Bolt)
-lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'adm$inp$*$vd_bm'*"
-lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'adm$inp$*$vd_src'*"
-lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'adm$inp$*$vd_bf'*"
-lint_off -rule UNUSEDSIGNAL -file "*switch2_*" -match "Signal is not used: 'adm$inp$*$vd_q'*"
 // rfifo::RegFifo: the inner FIFO's count (the RegFifo keeps its own, a register that
 // counts the head too)
 lint_off -rule UNUSEDSIGNAL -file "*" -match "Signal is not used: 'rest$count'*"

@@ -64,7 +64,7 @@ pub const MODES: [ModeInfo; 4] = [
         mode: SwitchMode::Bolt,
         name: "bolt",
         cfg: crate::switch::MODE_BOLT,
-        shared: false,
+        shared: true,
         about: "drop-tail plus Bolt: SRC, PRU, SM (thesis Algorithms 7 and 9)",
     },
 ];

@@ -81,6 +81,19 @@
 //!   mod N` (one pop per list per cycle, so each input may take two cells every `N`
 //!   cycles: a packet of `L` words needs at most `2L/N` rows, rounded up, per `L` cycles).
 //!
+//! * **Bolt** (verdict fields `bm`, `bf`, `src`, `q`, kept with the header rewrite's). A
+//!   frame with `bm` has word 6 bits 15:8 (its Bolt flags, frame byte 54) written as `bf`.
+//!   A frame with `src` gets an **SRC** back out of its own port `i`, built from its words
+//!   0-7 as the writer pops them (admitted, trimmed or refused alike), in one of port
+//!   `i`'s 4 SRC slots of 8 words (a RAM with a registered read). At the frame's take a
+//!   slot is taken if at most 2 are committed (one more may be committing then), else
+//!   `src_drop` counts it. Each word popped is registered with its index; a cycle later
+//!   it is written into the slot rewritten: words 0-4 as a returned header's (addresses
+//!   and ports swapped, IPv4 length 50, the verdict's checksum) but with the transport
+//!   flags 0, word 6 with bits 47:8 = `q` (q_size), `link_rate`, the SRC flag (0x20), the
+//!   rest kept, words 5 and 7 (t_data_tx) unchanged. The slot is committed with word 7
+//!   (`src_sent` counts it); a frame that ends before leaves it free.
+//!
 //! # Free lists
 //! Two, `r = 0, 1`, each a FIFO of `2^CA` cells (its head a register, `RegFifo`: the
 //! ring's write data follows no block RAM read port) plus a counter of fresh cells: list `r`
@@ -118,7 +131,11 @@
 //!   oldest row register goes to the `tx` registers (one word per cycle: word `n` of a row
 //!   is its bank `(s + n) mod N`, so rows need no rotation network), with `last` and
 //!   `empty` on the packet's last word. `stat.tx_frames` counts frames whose last word was
-//!   taken.
+//!   taken, SRCs included.
+//! * **SRCs** (Bolt). At a packet boundary (no packet's words under way) with a committed
+//!   SRC in the port's slots, the serializer sends nothing for a cycle (the slot's word 0
+//!   is read) and then the SRC's 8 words, ahead of every band's packets, one word a cycle
+//!   while `tx.ready` lets it; the slot is free after its word 7.
 //!
 //! # Parameters
 //! `N` ports (4 to 64, a power of two), `CA` cell address bits, `CC = CA + 1`, `N2 = 2N`,
@@ -159,6 +176,12 @@ pub struct BufVerdict {
     /// For `ret`, the bytes the rewrite takes from later words: the source MAC's last 4
     /// bytes in bits 47:16, the destination IP's last 2 in bits 15:0.
     pub rb: Bits<48>,
+    /// Bolt: a Bolt data packet, whose flags (word 6 bits 15:8) become `bf`.
+    pub bm: bool,
+    pub bf: Bits<8>,
+    /// Bolt: an SRC goes back out of this frame's port, reporting `q` queued bytes.
+    pub src: bool,
+    pub q: Bits<24>,
 }
 
 /// The part of a verdict the writer's take and row start read (kept narrow, so that its
@@ -171,12 +194,16 @@ pub struct BufVerdictCtl {
     pub trim: bool,
 }
 
-/// The part of a verdict only the header rewrite reads.
+/// The part of a verdict only the header rewrites (and the SRC) read.
 #[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
 pub struct BufVerdictHdr {
     pub csum: Bits<16>,
     pub ret: bool,
     pub rb: Bits<48>,
+    pub bm: bool,
+    pub bf: Bits<8>,
+    pub src: bool,
+    pub q: Bits<24>,
 }
 
 /// A stored packet, besides its head cell.
@@ -206,6 +233,10 @@ pub struct BufInPort<const CA: usize> {
     pub cp_pop: Signal<In, bool>,
     /// Words not pushed for want of room (wrapping).
     pub ovr: Signal<Out, Bits<32>>,
+    /// Bolt: SRCs of this input's frames committed to its port's SRC slots, and SRCs lost
+    /// because no slot was free at the frame's take (wrapping).
+    pub src_sent: Signal<Out, Bits<32>>,
+    pub src_drop: Signal<Out, Bits<32>>,
 }
 
 /// Per output.
@@ -263,9 +294,9 @@ macro_rules! pack_blocks {
 }
 
 pack_blocks!(PackWord, UnpackWord, BufWord { data: Bits<64>, last: bool, empty: Bits<3>, ovr: bool });
-pack_blocks!(PackVerdict, UnpackVerdict, BufVerdict { admit: bool, words: Bits<9>, empty: Bits<3>, trim: bool, csum: Bits<16>, ret: bool, rb: Bits<48> });
+pack_blocks!(PackVerdict, UnpackVerdict, BufVerdict { admit: bool, words: Bits<9>, empty: Bits<3>, trim: bool, csum: Bits<16>, ret: bool, rb: Bits<48>, bm: bool, bf: Bits<8>, src: bool, q: Bits<24> });
 pack_blocks!(PackCtl, UnpackCtl, BufVerdictCtl { admit: bool, words: Bits<9>, empty: Bits<3>, trim: bool });
-pack_blocks!(PackHdr, UnpackHdr, BufVerdictHdr { csum: Bits<16>, ret: bool, rb: Bits<48> });
+pack_blocks!(PackHdr, UnpackHdr, BufVerdictHdr { csum: Bits<16>, ret: bool, rb: Bits<48>, bm: bool, bf: Bits<8>, src: bool, q: Bits<24> });
 pack_blocks!(PackMeta, UnpackMeta, BufMeta { s: Bits<8>, words: Bits<9>, empty: Bits<3>, bad: bool });
 
 /// The shared buffer. See the module documentation.
@@ -286,6 +317,8 @@ pub struct SharedBuffer<
     pub out: [BufOutPort<CA>; N],
     /// Cells in the free lists (a cycle old).
     pub free_rows: Signal<Out, Bits<CC>>,
+    /// Bolt: the link rate stamped into SRCs (frame byte 53).
+    pub link_rate: Signal<In, Bits<8>>,
 
     ph: DFF<Bits<8>>,
     // ---- inputs ----
@@ -344,6 +377,27 @@ pub struct SharedBuffer<
     w_hp: [DFF<bool>; N],
     wl2_en: [DFF<bool>; N],
     wl2_addr: [DFF<Bits<CA>>; N],
+    // ---- Bolt ----
+    // the frame is a Bolt data packet (word 6's flags byte becomes `w_bf`); its SRC's q_size
+    w_bm: [DFF<bool>; N],
+    w_bf: [DFF<Bits<8>>; N],
+    w_q: [DFF<Bits<24>>; N],
+    // the frame's SRC is being built (a slot was free at its take); its words popped (to 8)
+    g_src: [DFF<bool>; N],
+    g_j: [DFF<Bits<4>>; N],
+    // a word of it captured: the word, the word before it, its index
+    g_v: [DFF<bool>; N],
+    g_w: [DFF<Bits<64>>; N],
+    g_pw: [DFF<Bits<64>>; N],
+    g_k: [DFF<Bits<5>>; N],
+    // port p's SRC slots, 4 of 8 words (slot base + word); the slot written, the slot
+    // sent, the slots committed and not yet sent
+    srm: [RAM<Bits<64>, 5>; N],
+    s_wp: [DFF<Bits<5>>; N],
+    s_rp: [DFF<Bits<5>>; N],
+    s_c: [DFF<Bits<3>>; N],
+    c_src: [DFF<Bits<32>>; N],
+    c_sdrop: [DFF<Bits<32>>; N],
     // ---- memory: bank / link RAM of replica r, bank b at r*N + b ----
     bank: [RAM<Bits<64>, CA>; N2],
     link: [RAM<Bits<CA>, CA>; N2],
@@ -428,6 +482,11 @@ pub struct SharedBuffer<
     t_last: [DFF<bool>; N],
     t_empty: [DFF<Bits<3>>; N],
     c_tx: [DFF<Bits<32>>; N],
+    // a packet's words are being sent (not at a packet boundary); an SRC is being sent,
+    // its next word
+    x_mid: [DFF<bool>; N],
+    y_act: [DFF<bool>; N],
+    y_n: [DFF<Bits<5>>; N],
 
     // ---- combinational ----
     hw: [UnpackWord; N],
@@ -497,6 +556,15 @@ pub struct SharedBuffer<
     l_nxk: [L<Bits<8>>; N],
     l_fsum0: L<Bits<CC>>,
     l_fsum1: L<Bits<CC>>,
+    l_gj: [L<Bits<4>>; N],
+    l_gsrc: [L<bool>; N],
+    l_sw: [L<Bits<64>>; N],
+    l_swb: [L<Bits<64>>; N],
+    l_sinc: [L<bool>; N],
+    l_sdec: [L<bool>; N],
+    l_ys: [L<bool>; N],
+    l_cr: [L<bool>; N],
+    l_ya: [L<Bits<5>>; N],
 
     // ---- constants ----
     k_mask: Constant<Bits<8>>,
@@ -554,6 +622,24 @@ pub struct SharedBuffer<
     k0_64: Constant<Bits<64>>,
     k0_ca: Constant<Bits<CA>>,
     k0_cc: Constant<Bits<CC>>,
+    k6_9: Constant<Bits<9>>,
+    k0_4: Constant<Bits<4>>,
+    k1_4: Constant<Bits<4>>,
+    k8_4: Constant<Bits<4>>,
+    k0_5: Constant<Bits<5>>,
+    k1_5: Constant<Bits<5>>,
+    k2_5: Constant<Bits<5>>,
+    k3_5: Constant<Bits<5>>,
+    k4_5: Constant<Bits<5>>,
+    k6_5: Constant<Bits<5>>,
+    k7_5: Constant<Bits<5>>,
+    k8_5: Constant<Bits<5>>,
+    k1_3: Constant<Bits<3>>,
+    k3_3: Constant<Bits<3>>,
+    k_m8: Constant<Bits<64>>,
+    k_keep6: Constant<Bits<64>>,
+    k_nbf: Constant<Bits<64>>,
+    k_srcf: Constant<Bits<64>>,
 }
 
 /// The 4-port buffer built for FPGAs: 2048 cells of 4 words (64 KiB), 4 row registers.
@@ -599,6 +685,7 @@ impl<
             inp: arr(),
             out: arr(),
             free_rows: Default::default(),
+            link_rate: Default::default(),
             ph: Default::default(),
             df: arr(),
             vq: arr(),
@@ -641,6 +728,21 @@ impl<
             w_hp: arr(),
             wl2_en: arr(),
             wl2_addr: arr(),
+            w_bm: arr(),
+            w_bf: arr(),
+            w_q: arr(),
+            g_src: arr(),
+            g_j: arr(),
+            g_v: arr(),
+            g_w: arr(),
+            g_pw: arr(),
+            g_k: arr(),
+            srm: arr(),
+            s_wp: arr(),
+            s_rp: arr(),
+            s_c: arr(),
+            c_src: arr(),
+            c_sdrop: arr(),
             bank: arr(),
             link: arr(),
             link2: arr(),
@@ -709,6 +811,9 @@ impl<
             t_last: arr(),
             t_empty: arr(),
             c_tx: arr(),
+            x_mid: arr(),
+            y_act: arr(),
+            y_n: arr(),
             hw: arr(),
             uv: arr(),
             pc: arr(),
@@ -776,6 +881,15 @@ impl<
             l_nxk: arr(),
             l_fsum0: Default::default(),
             l_fsum1: Default::default(),
+            l_gj: arr(),
+            l_gsrc: arr(),
+            l_sw: arr(),
+            l_swb: arr(),
+            l_sinc: arr(),
+            l_sdec: arr(),
+            l_ys: arr(),
+            l_cr: arr(),
+            l_ya: arr(),
             k_mask: c8(N - 1),
             k_i1: std::array::from_fn(|i| c8((1 + i) % N)),
             k_i2: std::array::from_fn(|i| c8((2 + i) % N)),
@@ -840,6 +954,24 @@ impl<
             k0_64: Constant::new(0.into()),
             k0_ca: Constant::new(0.into()),
             k0_cc: Constant::new(0.into()),
+            k6_9: Constant::new(6.into()),
+            k0_4: Constant::new(0.into()),
+            k1_4: Constant::new(1.into()),
+            k8_4: Constant::new(8.into()),
+            k0_5: Constant::new(0.into()),
+            k1_5: Constant::new(1.into()),
+            k2_5: Constant::new(2.into()),
+            k3_5: Constant::new(3.into()),
+            k4_5: Constant::new(4.into()),
+            k6_5: Constant::new(6.into()),
+            k7_5: Constant::new(7.into()),
+            k8_5: Constant::new(8.into()),
+            k1_3: Constant::new(1.into()),
+            k3_3: Constant::new(3.into()),
+            k_m8: Constant::new(0xff.into()),
+            k_keep6: Constant::new(0xffff_0000_0000_00ffu64.into()),
+            k_nbf: Constant::new((!0xff00u64).into()),
+            k_srcf: Constant::new((0x20u64 << 8).into()),
         }
     }
 }
@@ -987,6 +1119,35 @@ impl<
                     self.wl2_en[i].d.next = false;
                     self.wl2_addr[i].clock.next = self.clock.val();
                     self.wl2_addr[i].d.next = self.wl2_addr[i].q.val();
+                    self.w_bm[i].clock.next = self.clock.val();
+                    self.w_bm[i].d.next = self.w_bm[i].q.val();
+                    self.w_bf[i].clock.next = self.clock.val();
+                    self.w_bf[i].d.next = self.w_bf[i].q.val();
+                    self.w_q[i].clock.next = self.clock.val();
+                    self.w_q[i].d.next = self.w_q[i].q.val();
+                    self.g_src[i].clock.next = self.clock.val();
+                    self.g_src[i].d.next = self.g_src[i].q.val();
+                    self.g_j[i].clock.next = self.clock.val();
+                    self.g_j[i].d.next = self.g_j[i].q.val();
+                    self.g_v[i].clock.next = self.clock.val();
+                    self.g_v[i].d.next = false;
+                    self.g_w[i].clock.next = self.clock.val();
+                    self.g_w[i].d.next = self.g_w[i].q.val();
+                    self.g_pw[i].clock.next = self.clock.val();
+                    self.g_pw[i].d.next = self.g_pw[i].q.val();
+                    self.g_k[i].clock.next = self.clock.val();
+                    self.g_k[i].d.next = self.g_k[i].q.val();
+                    self.srm[i].read_clock.next = self.clock.val();
+                    self.srm[i].write_clock.next = self.clock.val();
+                    self.s_wp[i].clock.next = self.clock.val();
+                    self.s_wp[i].d.next = self.s_wp[i].q.val();
+                    self.s_rp[i].clock.next = self.clock.val();
+                    self.s_rp[i].d.next = self.s_rp[i].q.val();
+                    self.s_c[i].clock.next = self.clock.val();
+                    self.c_src[i].clock.next = self.clock.val();
+                    self.c_src[i].d.next = self.c_src[i].q.val();
+                    self.c_sdrop[i].clock.next = self.clock.val();
+                    self.c_sdrop[i].d.next = self.c_sdrop[i].q.val();
                 }
                 for o in 0..N {
                     self.dq_cell[o].clock.next = self.clock.val();
@@ -1096,6 +1257,12 @@ impl<
                     self.t_empty[o].d.next = self.t_empty[o].q.val();
                     self.c_tx[o].clock.next = self.clock.val();
                     self.c_tx[o].d.next = self.c_tx[o].q.val();
+                    self.x_mid[o].clock.next = self.clock.val();
+                    self.x_mid[o].d.next = self.x_mid[o].q.val();
+                    self.y_act[o].clock.next = self.clock.val();
+                    self.y_act[o].d.next = self.y_act[o].q.val();
+                    self.y_n[o].clock.next = self.clock.val();
+                    self.y_n[o].d.next = self.y_n[o].q.val();
                 }
                 for x in 0..NRW {
                     self.rw[x].clock.next = self.clock.val();
@@ -1156,6 +1323,10 @@ impl<
                     self.phd[i].csum.next = self.uv[i].csum.val();
                     self.phd[i].ret.next = self.uv[i].ret.val();
                     self.phd[i].rb.next = self.uv[i].rb.val();
+                    self.phd[i].bm.next = self.uv[i].bm.val();
+                    self.phd[i].bf.next = self.uv[i].bf.val();
+                    self.phd[i].src.next = self.uv[i].src.val();
+                    self.phd[i].q.next = self.uv[i].q.val();
                     self.vq[i].push.next = self.inp[i].vd_valid.val();
                     self.vq[i].push_data.next = self.pc[i].y.val();
                     self.vh[i].push.next = self.inp[i].vd_valid.val();
@@ -1200,6 +1371,9 @@ impl<
                         self.w_cs[i].d.next = self.hh[i].csum.val();
                         self.w_ret[i].d.next = self.hh[i].ret.val();
                         self.w_rb[i].d.next = self.hh[i].rb.val();
+                        self.w_bm[i].d.next = self.hh[i].bm.val();
+                        self.w_bf[i].d.next = self.hh[i].bf.val();
+                        self.w_q[i].d.next = self.hh[i].q.val();
                         // trimmed: 8 words, the last full
                         if self.hv[i].trim.val() {
                             self.w_rem[i].d.next = self.k8_9.val();
@@ -1244,6 +1418,14 @@ impl<
                     self.l_wd[i].next = self.hw[i].data.val();
                     if self.l_take[i].val() & self.hh[i].ret.val() {
                         self.l_wd[i].next = self.l_r0[i].val();
+                    }
+                    // Bolt: a data packet's new flags (frame byte 54)
+                    if self.w_bm[i].q.val()
+                        & !self.l_take[i].val()
+                        & (self.w_j[i].q.val() == self.k6_9.val())
+                    {
+                        self.l_wd[i].next = (self.hw[i].data.val() & self.k_nbf.val())
+                            | (bit_cast::<64, 8>(self.w_bf[i].q.val()) << self.k8_8.val());
                     }
                     if self.w_trim[i].q.val() & !self.l_take[i].val() {
                         if self.w_ret[i].q.val() & (self.w_j[i].q.val() == self.k0_9.val()) {
@@ -1432,6 +1614,89 @@ impl<
                     self.inp[i].cp_valid.next = self.cq_cell[i].nonempty.val();
                     self.inp[i].cp_cell.next = self.cq_cell[i].head.val();
                     self.inp[i].cp_meta.next = self.cq_meta[i].head.val();
+
+                    // ---- Bolt: the SRC of a frame with `src`, built from its words 0-7 ----
+                    // its words are counted as popped (admitted or not); a frame's SRC takes
+                    // a slot if at most 2 are committed at its take (a third may commit
+                    // this cycle)
+                    self.l_gj[i].next = self.g_j[i].q.val();
+                    self.l_gsrc[i].next = self.g_src[i].q.val();
+                    if self.l_take[i].val() {
+                        self.l_gj[i].next = self.k0_4.val();
+                        self.l_gsrc[i].next =
+                            self.hh[i].src.val() & (self.s_c[i].q.val() < self.k3_3.val());
+                        self.g_src[i].d.next = self.l_gsrc[i].val();
+                        self.g_j[i].d.next = self.k0_4.val();
+                        if self.hh[i].src.val() & (self.s_c[i].q.val() >= self.k3_3.val()) {
+                            self.c_sdrop[i].d.next = self.c_sdrop[i].q.val() + self.k1_32.val();
+                        }
+                    }
+                    if self.l_pop[i].val() & (self.l_gj[i].val() < self.k8_4.val()) {
+                        self.g_j[i].d.next = self.l_gj[i].val() + self.k1_4.val();
+                        if self.l_gsrc[i].val() {
+                            self.g_v[i].d.next = true;
+                            self.g_w[i].d.next = self.hw[i].data.val();
+                            self.g_pw[i].d.next = self.g_w[i].q.val();
+                            self.g_k[i].d.next = bit_cast::<5, 4>(self.l_gj[i].val());
+                        }
+                    }
+                    // a cycle later, the captured word rewritten into the slot: the
+                    // returned header's swaps (as for `ret`; the frame's verdict is still
+                    // the writer's: the next take is at least a cycle after a frame's last
+                    // pop), IPv4 length 50 and its checksum, transport flags 0; word 6 the
+                    // Bolt fields (q_size, link_rate, SRC); t_data_tx (word 7) reflected
+                    self.l_swb[i].next = bit_cast::<64, 48>(self.w_rb[i].q.val());
+                    self.l_sw[i].next = self.g_w[i].q.val();
+                    if self.g_k[i].q.val() == self.k0_5.val() {
+                        self.l_sw[i].next = ((self.g_w[i].q.val() & self.k_m16.val())
+                            << self.k48_8.val())
+                            | (self.l_swb[i].val() & self.k_rbmac.val())
+                            | ((self.g_w[i].q.val() >> self.k48_8.val()) & self.k_ig.val());
+                    }
+                    if self.g_k[i].q.val() == self.k1_5.val() {
+                        self.l_sw[i].next = ((self.g_pw[i].q.val() >> self.k16_8.val())
+                            << self.k32_8.val())
+                            | (self.g_w[i].q.val() & self.k_m32.val());
+                    }
+                    if self.g_k[i].q.val() == self.k2_5.val() {
+                        self.l_sw[i].next =
+                            (self.g_w[i].q.val() & self.k_lo48.val()) | self.k_len50.val();
+                    }
+                    if self.g_k[i].q.val() == self.k3_5.val() {
+                        self.l_sw[i].next = (bit_cast::<64, 16>(self.w_cs[i].q.val())
+                            << self.k48_8.val())
+                            | ((self.g_w[i].q.val() & self.k_m16.val()) << self.k32_8.val())
+                            | ((self.l_swb[i].val() & self.k_m16.val()) << self.k16_8.val())
+                            | ((self.g_w[i].q.val() >> self.k32_8.val()) & self.k_m16.val());
+                    }
+                    if self.g_k[i].q.val() == self.k4_5.val() {
+                        self.l_sw[i].next = (((self.g_pw[i].q.val() >> self.k16_8.val())
+                            & self.k_m16.val())
+                            << self.k48_8.val())
+                            | (self.g_w[i].q.val() & self.k_m8.val())
+                            | (((self.g_w[i].q.val() >> self.k8_8.val()) & self.k_m16.val())
+                                << self.k24_8.val())
+                            | (((self.g_w[i].q.val() >> self.k24_8.val()) & self.k_m16.val())
+                                << self.k8_8.val());
+                    }
+                    if self.g_k[i].q.val() == self.k6_5.val() {
+                        self.l_sw[i].next = (self.g_w[i].q.val() & self.k_keep6.val())
+                            | (bit_cast::<64, 24>(self.w_q[i].q.val()) << self.k24_8.val())
+                            | (bit_cast::<64, 8>(self.link_rate.val()) << self.k16_8.val())
+                            | self.k_srcf.val();
+                    }
+                    self.srm[i].write_enable.next = self.g_v[i].q.val();
+                    self.srm[i].write_address.next = self.s_wp[i].q.val() | self.g_k[i].q.val();
+                    self.srm[i].write_data.next = self.l_sw[i].val();
+                    // committed at its word 7 (a frame that ends before leaves the slot free)
+                    self.l_sinc[i].next =
+                        self.g_v[i].q.val() & (self.g_k[i].q.val() == self.k7_5.val());
+                    if self.l_sinc[i].val() {
+                        self.s_wp[i].d.next = self.s_wp[i].q.val() + self.k8_5.val();
+                        self.c_src[i].d.next = self.c_src[i].q.val() + self.k1_32.val();
+                    }
+                    self.inp[i].src_sent.next = self.c_src[i].q.val();
+                    self.inp[i].src_drop.next = self.c_sdrop[i].q.val();
 
                     // ---- ring refill: list r in the cycles ph == (i - r*N/2) mod N ----
                     self.ring[i].push.next = false;
@@ -1676,18 +1941,64 @@ impl<
                     self.l_rowend[o].next =
                         (self.x_n[o].q.val() + self.k1_8.val()) == self.l_rn[o].val();
                     self.l_nk[o].next = (self.x_k[o].q.val() + self.k1_8.val()) & self.k_rm.val();
+                    // Bolt: a committed SRC of this port goes at a packet boundary, ahead
+                    // of every band: a cycle with nothing sent while its word 0 is read
+                    // (the slots' read is registered), then its 8 words
+                    self.l_ys[o].next = self.l_can[o].val()
+                        & !self.y_act[o].q.val()
+                        & !self.x_mid[o].q.val()
+                        & (self.s_c[o].q.val() != self.k0_3.val());
+                    self.l_cr[o].next =
+                        self.l_can[o].val() & !self.y_act[o].q.val() & !self.l_ys[o].val();
+                    self.l_sdec[o].next = false;
+                    self.l_ya[o].next = self.k0_5.val();
+                    if self.y_act[o].q.val() {
+                        self.l_ya[o].next = self.y_n[o].q.val();
+                        if self.l_can[o].val() {
+                            self.l_ya[o].next =
+                                (self.y_n[o].q.val() + self.k1_5.val()) & self.k7_5.val();
+                        }
+                    }
+                    self.srm[o].read_address.next = self.s_rp[o].q.val() | self.l_ya[o].val();
+                    if self.l_ys[o].val() {
+                        self.t_valid[o].d.next = false;
+                        self.t_last[o].d.next = false;
+                        self.y_act[o].d.next = true;
+                        self.y_n[o].d.next = self.k0_5.val();
+                    }
+                    if self.y_act[o].q.val() & self.l_can[o].val() {
+                        self.t_valid[o].d.next = true;
+                        self.t_data[o].d.next = self.srm[o].read_data.val();
+                        self.t_last[o].d.next = false;
+                        self.t_empty[o].d.next = self.k0_3.val();
+                        self.y_n[o].d.next = self.y_n[o].q.val() + self.k1_5.val();
+                        if self.y_n[o].q.val() == self.k7_5.val() {
+                            self.t_last[o].d.next = true;
+                            self.y_act[o].d.next = false;
+                            self.s_rp[o].d.next = self.s_rp[o].q.val() + self.k8_5.val();
+                            self.l_sdec[o].next = true;
+                        }
+                    }
+                    self.s_c[o].d.next = self.s_c[o].q.val();
+                    if self.l_sinc[o].val() & !self.l_sdec[o].val() {
+                        self.s_c[o].d.next = self.s_c[o].q.val() + self.k1_3.val();
+                    }
+                    if self.l_sdec[o].val() & !self.l_sinc[o].val() {
+                        self.s_c[o].d.next = self.s_c[o].q.val() - self.k1_3.val();
+                    }
                     // the register the serializer looks at next cycle
                     self.l_nxk[o].next = self.x_k[o].q.val();
-                    if self.l_can[o].val() & self.l_rv[o].val() & self.l_rowend[o].val() {
+                    if self.l_cr[o].val() & self.l_rv[o].val() & self.l_rowend[o].val() {
                         self.l_nxk[o].next = self.l_nk[o].val();
                     }
-                    if self.l_can[o].val() {
+                    if self.l_cr[o].val() {
                         self.t_valid[o].d.next = self.l_rv[o].val();
                         self.t_data[o].d.next = self.k0_64.val();
                         self.t_last[o].d.next = false;
                         self.t_empty[o].d.next = self.k0_3.val();
                         if self.l_rv[o].val() {
                             self.t_data[o].d.next = self.l_word[o].val();
+                            self.x_mid[o].d.next = !(self.l_rowend[o].val() & self.l_rl[o].val());
                             self.x_n[o].d.next = self.x_n[o].q.val() + self.k1_8.val();
                             self.x_b[o].d.next =
                                 (self.x_b[o].q.val() + self.k1_8.val()) & self.k_mask.val();
@@ -1754,6 +2065,15 @@ impl<
                         self.wr_en[i].d.next = false;
                         self.wl_en[i].d.next = false;
                         self.wl2_en[i].d.next = false;
+                        self.g_src[i].d.next = false;
+                        self.g_j[i].d.next = self.k0_4.val();
+                        self.g_v[i].d.next = false;
+                        self.s_wp[i].d.next = self.k0_5.val();
+                        self.s_rp[i].d.next = self.k0_5.val();
+                        self.s_c[i].d.next = self.k0_3.val();
+                        self.c_src[i].d.next = self.k0_32.val();
+                        self.c_sdrop[i].d.next = self.k0_32.val();
+                        self.w_bm[i].d.next = false;
                     }
                     for o in 0..N {
                         self.r_act[o].d.next = false;
@@ -1774,6 +2094,9 @@ impl<
                         self.t_valid[o].d.next = false;
                         self.t_last[o].d.next = false;
                         self.c_tx[o].d.next = self.k0_32.val();
+                        self.x_mid[o].d.next = false;
+                        self.y_act[o].d.next = false;
+                        self.y_n[o].d.next = self.k0_5.val();
                     }
                     for x in 0..NR {
                         self.rv[x].d.next = false;

@@ -1,4 +1,4 @@
-//! The new switch (issue 30), drop-tail, ideal or Tofino-style trimming: the ingress
+//! The new switch (issue 30), drop-tail, ideal or Tofino-style trimming, Bolt: the ingress
 //! ([`crate::sing`]), the admission
 //! ([`crate::sadm`]), the shared buffer ([`crate::sbuf`]) and the queues and schedulers
 //! ([`crate::sque`]) wired together. Every signal between two of them leaves a register
@@ -36,6 +36,13 @@
 //!   the admission, registered). `tof.lim_dod` is held, through a register, to
 //!   `RECIRC_DEPTH - 5K + 1`, so a recirculation FIFO never overflows. Outputs `mode[o]`,
 //!   `dod[p]` (a pipe's headers not yet back), `metered`, `deflected`, `recirculated`.
+//! * `bolt`, `cfg.link_rate`: Bolt (thesis Algorithms 7 and 9): the admission's policy
+//!   ([`crate::sbolt`]) decides per data packet (congested: an SRC unless DEC, DEC set;
+//!   PRU and supply tokens for INC) without changing what is admitted; the buffer
+//!   rewrites the packet's Bolt flags and sends its SRC back out of the port it came in
+//!   on, from that port's SRC slots, at a packet boundary ahead of every band
+//!   ([`crate::sbuf`]). Outputs `pru[o]`, `sm[o]`, `srcs` (verdicts with an SRC),
+//!   `stat[p].src_sent` and `src_drop` (no free slot).
 //! * `stat[p]`: the ingress's counters of input `p` (`rx_frames`, `drop_malformed`,
 //!   `drop_no_route`, `fwd`), `drop_full` (its frames the admission refused), the
 //!   buffer's `ovr` (words lost for want of room in its data FIFO: none while verdicts
@@ -93,6 +100,8 @@ pub struct Sw2Cfg {
     /// `band[0]`'s); above those, room in band 0 that only headers take.
     pub hdr_pkts: Signal<In, Bits<16>>,
     pub hdr_bytes: Signal<In, Bits<32>>,
+    /// Bolt: the link rate stamped into SRCs (frame byte 53).
+    pub link_rate: Signal<In, Bits<8>>,
 }
 
 /// Per port.
@@ -112,6 +121,10 @@ pub struct Sw2Stats {
     /// Its frames deflected on drop (counted in `trimmed` too: their header is sent on
     /// after recirculation).
     pub deflected: Signal<Out, Bits<32>>,
+    /// Bolt: SRCs for its frames sent back out of port `p`, and those lost for want of
+    /// a free SRC slot.
+    pub src_sent: Signal<Out, Bits<32>>,
+    pub src_drop: Signal<Out, Bits<32>>,
 }
 
 /// The switch. See the module documentation; the parameters are the blocks'.
@@ -363,6 +376,7 @@ impl<
             self.dod[p].next = self.adm.dod[p].val();
         }
         self.adm.free_rows.next = self.sb.free_rows.val();
+        self.sb.link_rate.next = self.cfg.link_rate.val();
         for b in 0..BANDS {
             self.adm.band[b].lim_pkts.next = self.band[b].lim_pkts.val();
             self.adm.band[b].lim_bytes.next = self.band[b].lim_bytes.val();
@@ -407,6 +421,10 @@ impl<
             self.pv[i].csum.next = self.adm.inp[i].vd_csum.val();
             self.pv[i].ret.next = self.adm.inp[i].vd_ret.val();
             self.pv[i].rb.next = self.adm.inp[i].vd_rb.val();
+            self.pv[i].bm.next = self.adm.inp[i].vd_bm.val();
+            self.pv[i].bf.next = self.adm.inp[i].vd_bf.val();
+            self.pv[i].src.next = self.adm.inp[i].vd_src.val();
+            self.pv[i].q.next = self.adm.inp[i].vd_q.val();
             self.sb.inp[i].vd_valid.next = self.adm.inp[i].vd_valid.val();
             self.sb.inp[i].vd.next = self.pv[i].y.val();
             self.que.inp[i].vd_valid.next = self.adm.inp[i].vd_valid.val();
@@ -477,6 +495,8 @@ impl<
             self.stat[p].trimmed.next = self.c_trim[p].q.val();
             self.stat[p].returned.next = self.c_ret[p].q.val();
             self.stat[p].deflected.next = self.c_dod[p].q.val();
+            self.stat[p].src_sent.next = self.sb.inp[p].src_sent.val();
+            self.stat[p].src_drop.next = self.sb.inp[p].src_drop.val();
         }
         for x in 0..NB {
             self.occ_pkts[x].next = self.adm.occ_pkts[x].val();

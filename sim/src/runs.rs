@@ -299,10 +299,11 @@ fn run_sbuf<
     seed: u64,
     opts: &RunOptions,
 ) -> Result<(RunSummary, Option<PortRecorder>), String> {
-    use crate::sbuf_workload::{drive, knobs, read, SbufWorkload};
+    use crate::sbuf_workload::{bolt_knobs, drive, read, SbufWorkload};
     let mut k = Kernel::new(top).map_err(|e| e.to_string())?;
     open_outputs(&mut k, opts).map_err(|e| e.to_string())?;
-    let mut w = SbufWorkload::new(seed, n, ca, cycles, knobs());
+    // every path: trimmed and returned headers, Bolt's flags rewrite and SRCs
+    let mut w = SbufWorkload::new(seed, n, ca, cycles, bolt_knobs());
     run_loop(k, block, cycles, seed, |k, now| {
         let (v, d) = checked_step(k, block, seed, now, read, |c, v| w.step(c, v), drive)?;
         let out = v.out.iter().any(|o| o.tx.is_some());

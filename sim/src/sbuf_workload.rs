@@ -35,6 +35,12 @@ pub struct Vd {
     /// Trimmed and returned to its sender, with the bytes of later words its rewrite takes.
     pub ret: bool,
     pub rb: u64,
+    /// Bolt: a data packet whose flags (word 6 bits 15:8) become `bf`.
+    pub bm: bool,
+    pub bf: u8,
+    /// Bolt: an SRC goes back out of the frame's port, with q_size `q`.
+    pub src: bool,
+    pub q: u32,
 }
 
 /// One input's signals in a cycle.
@@ -58,6 +64,8 @@ pub struct OutDrive {
 #[derive(Clone, Debug, Default)]
 pub struct Drive {
     pub reset: bool,
+    /// Bolt's link rate stamped into SRCs.
+    pub link_rate: u8,
     pub inp: Vec<InDrive>,
     pub out: Vec<OutDrive>,
 }
@@ -67,6 +75,8 @@ pub struct Drive {
 pub struct InView {
     pub cp: Option<Desc>,
     pub ovr: u32,
+    pub src_sent: u32,
+    pub src_drop: u32,
 }
 
 /// What an output shows.
@@ -113,6 +123,7 @@ pub fn drive<
     d: &Drive,
 ) {
     u.reset.next = d.reset;
+    u.link_rate.next = (d.link_rate as u64).into();
     for (i, x) in d.inp.iter().enumerate() {
         let p = &mut u.inp[i];
         p.valid.next = x.rx.is_some();
@@ -130,6 +141,10 @@ pub fn drive<
             csum: (v.csum as u64).into(),
             ret: v.ret,
             rb: v.rb.into(),
+            bm: v.bm,
+            bf: (v.bf as u64).into(),
+            src: v.src,
+            q: (v.q as u64).into(),
         };
         p.cp_pop.next = x.cp_pop;
     }
@@ -176,6 +191,8 @@ pub fn read<
                         bad: m.bad,
                     }),
                     ovr: p.ovr.val().to_u64() as u32,
+                    src_sent: p.src_sent.val().to_u64() as u32,
+                    src_drop: p.src_drop.val().to_u64() as u32,
                 }
             })
             .collect(),
@@ -211,6 +228,11 @@ struct Frame {
     csum: u16,
     /// Trimmed and returned to its sender.
     ret: bool,
+    /// Bolt: new flags for word 6, an SRC with q_size `q`.
+    bm: bool,
+    bf: u8,
+    src: bool,
+    q: u32,
 }
 
 impl Frame {
@@ -234,12 +256,26 @@ impl Frame {
             csum: self.csum,
             ret: self.ret,
             rb: crate::swframe::ret_bytes(&self.words),
+            bm: self.bm,
+            bf: self.bf,
+            src: self.src,
+            q: self.q,
         }
+    }
+
+    /// The SRC its port sends back, if it has one and 8 words to build it from.
+    fn src_out(&self) -> Option<Vec<u64>> {
+        (self.src && self.words.len() >= 8).then(|| {
+            crate::swframe::src_header(&self.words, self.csum, self.q, LINK_RATE)
+                .iter()
+                .map(|w| w.0)
+                .collect()
+        })
     }
 
     /// What leaves the output: the frame, or its trimmed header.
     fn out(&self) -> (Vec<u64>, u8) {
-        if self.ret {
+        let (mut w, e): (Vec<u64>, u8) = if self.ret {
             let h = crate::swframe::returned_header(&self.words, self.csum);
             (h.iter().map(|w| w.0).collect(), 0)
         } else if self.trim {
@@ -247,7 +283,12 @@ impl Frame {
             (h.iter().map(|w| w.0).collect(), 0)
         } else {
             (self.words.clone(), self.empty)
+        };
+        // Bolt: the data packet's new flags (frame byte 54)
+        if self.bm && w.len() > 6 {
+            w[6] = (w[6] & !0xff00) | (self.bf as u64) << 8;
         }
+        (w, e)
     }
 }
 
@@ -278,7 +319,14 @@ pub struct Knobs {
     /// Check completions and frames against what was sent (off when verdicts come too
     /// late on purpose: the data FIFO then loses words and frames, by design).
     pub check: bool,
+    /// Bolt: chance a frame is a Bolt data packet (its flags rewritten), and that such a
+    /// frame has an SRC.
+    pub p_bolt: f64,
+    pub p_src: f64,
 }
+
+/// The link rate the workload configures (stamped into every SRC).
+pub const LINK_RATE: u8 = 100;
 
 /// What a run saw.
 #[derive(Clone, Copy, Debug)]
@@ -294,6 +342,9 @@ pub struct Seen {
     pub min_util: f64,
     /// Words the data FIFOs could not take.
     pub ovr: u32,
+    /// Bolt: SRCs that left, and those lost for want of a slot (since the last reset).
+    pub src_out: u64,
+    pub src_drop: u64,
 }
 
 struct InGen {
@@ -333,7 +384,12 @@ fn gen_frame(rng: &mut StdRng, tag: u64, k: &Knobs) -> Frame {
         .collect();
     let admit = rng.gen_bool(k.p_admit);
     let trim = admit && rng.gen_bool(k.p_trim);
+    let bm = rng.gen_bool(k.p_bolt);
     Frame {
+        bm,
+        bf: rng.gen(),
+        src: bm && rng.gen_bool(k.p_src),
+        q: rng.gen_range(0..1 << 24),
         words: data,
         empty,
         admit,
@@ -362,6 +418,18 @@ pub fn knobs() -> Knobs {
         identity: false,
         p_push: 0.7,
         check: true,
+        p_bolt: 0.0,
+        p_src: 0.0,
+    }
+}
+
+/// [`knobs`] with Bolt: 40% of frames are Bolt data packets (flags rewritten), half of
+/// those with an SRC.
+pub fn bolt_knobs() -> Knobs {
+    Knobs {
+        p_bolt: 0.4,
+        p_src: 0.5,
+        ..knobs()
     }
 }
 
@@ -382,6 +450,8 @@ pub fn line_rate(len: u16) -> Knobs {
         identity: true,
         p_push: 1.0,
         check: true,
+        p_bolt: 0.0,
+        p_src: 0.0,
     }
 }
 
@@ -399,6 +469,13 @@ pub struct SbufWorkload {
     outq: Vec<VecDeque<Desc>>,
     expect: Vec<VecDeque<Frame>>,
     cur_out: Vec<Vec<u64>>,
+    /// Per port: the SRCs of its input's frames in frame order (`None`: too short to
+    /// build), and since the last reset the frames with `src`, those too short and the
+    /// SRCs that left.
+    srcq: Vec<VecDeque<Option<Vec<u64>>>>,
+    src_total: Vec<u64>,
+    src_short: Vec<u64>,
+    src_seen: Vec<u64>,
     tag: u64,
     seen: Seen,
     busy: Vec<u64>,
@@ -430,6 +507,10 @@ impl SbufWorkload {
             outq: vec![VecDeque::new(); n],
             expect: vec![VecDeque::new(); n],
             cur_out: vec![Vec::new(); n],
+            srcq: vec![VecDeque::new(); n],
+            src_total: vec![0; n],
+            src_short: vec![0; n],
+            src_seen: vec![0; n],
             tag: 0,
             seen: Seen {
                 frames_in: 0,
@@ -439,6 +520,8 @@ impl SbufWorkload {
                 bad: 0,
                 min_util: 0.0,
                 ovr: 0,
+                src_out: 0,
+                src_drop: 0,
             },
             busy: vec![0; n],
             drain: DRAIN.min(cycles / 4),
@@ -457,6 +540,7 @@ impl SbufWorkload {
         let reset = c < 3 || (!draining && self.rng.gen_bool(self.k.p_reset));
         let mut d = Drive {
             reset,
+            link_rate: LINK_RATE,
             inp: vec![InDrive::default(); n],
             out: vec![OutDrive::default(); n],
         };
@@ -478,6 +562,10 @@ impl SbufWorkload {
                 self.outq[o].clear();
                 self.expect[o].clear();
                 self.cur_out[o].clear();
+                self.srcq[o].clear();
+                self.src_total[o] = 0;
+                self.src_short[o] = 0;
+                self.src_seen[o] = 0;
             }
             return Ok(d);
         }
@@ -495,6 +583,12 @@ impl SbufWorkload {
                     d.inp[i].rx = Some((w, last, if last { f.empty } else { 0 }));
                     if g.at == 0 {
                         g.sent.push_back(f.clone());
+                        if f.src {
+                            let h = f.src_out();
+                            self.src_total[i] += 1;
+                            self.src_short[i] += u64::from(h.is_none());
+                            self.srcq[i].push_back(h);
+                        }
                     }
                     if g.at == f.words.len().min(8) - 1 {
                         let delay = self.rng.gen_range(0..=self.k.verdict_delay);
@@ -565,6 +659,29 @@ impl SbufWorkload {
             }
             self.cur_out[o].push(data);
             if last {
+                // an SRC of this port's input (in frame order; those before it were
+                // lost for want of a slot or too short), unless it is the next frame
+                let is_data = self.expect[o]
+                    .front()
+                    .is_some_and(|f| f.out() == (self.cur_out[o].clone(), empty));
+                if !is_data && empty == 0 && self.cur_out[o].len() == 8 {
+                    let mut found = false;
+                    while let Some(h) = self.srcq[o].pop_front() {
+                        if h.as_ref() == Some(&self.cur_out[o]) {
+                            found = true;
+                            break;
+                        }
+                    }
+                    if found {
+                        self.cur_out[o].clear();
+                        self.src_seen[o] += 1;
+                        self.seen.src_out += 1;
+                        continue;
+                    }
+                    return Err(format!(
+                        "cycle {c}: output {o}: an 8-word frame that is neither the next frame nor an SRC of port {o}, first word {data:#x}"
+                    ));
+                }
                 let Some(f) = self.expect[o].pop_front() else {
                     return Err(format!("cycle {c}: output {o}: a frame nobody sent"));
                 };
@@ -610,6 +727,19 @@ impl SbufWorkload {
             .map(|&b| b as f64 / span)
             .fold(1.0, f64::min);
         self.seen.ovr = view.inp.iter().map(|x| x.ovr).sum();
+        self.seen.src_drop = view.inp.iter().map(|x| x.src_drop as u64).sum();
+        for i in 0..self.n {
+            let v = &view.inp[i];
+            if self.k.check
+                && (v.src_sent as u64 != self.src_seen[i]
+                    || (v.src_sent + v.src_drop) as u64 + self.src_short[i] != self.src_total[i])
+            {
+                return Err(format!(
+                    "port {i}: {} SRCs left and {} counted sent, {} lost, {} too short, of {} frames with an SRC",
+                    self.src_seen[i], v.src_sent, v.src_drop, self.src_short[i], self.src_total[i]
+                ));
+            }
+        }
         Ok(&self.seen)
     }
 }

@@ -90,6 +90,28 @@ pub fn returned_header(words: &[u64], csum: u16) -> Vec<Word> {
         .collect()
 }
 
+/// Bolt's SRC for a data frame's words (thesis Listing 4.1, SPEC §6) as the shared
+/// switch builds it: the header returned to its sender ([`returned_header`]) with transport
+/// flags 0 and, in frame bytes 50-54, `q_size` = `q`, `link_rate` and the SRC flag;
+/// t_data_tx (bytes 55-58) reflected.
+pub fn src_header(words: &[u64], csum: u16, q: u32, link_rate: u8) -> Vec<Word> {
+    let mut b: Vec<u8> = returned_header(words, csum)
+        .iter()
+        .flat_map(|w| w.0.to_be_bytes())
+        .collect();
+    b[34] = 0;
+    let o = crate::wire::BOLT_OFFSET;
+    b[o..o + 3].copy_from_slice(&q.to_be_bytes()[1..]);
+    b[o + 3] = link_rate;
+    b[o + 4] = nt_hdl::switch::BOLT_SRC;
+    (0..8)
+        .map(|j| {
+            let d = u64::from_be_bytes(b[j * 8..j * 8 + 8].try_into().expect("8"));
+            (d, j == 7, 0)
+        })
+        .collect()
+}
+
 /// The IPv4 header checksum of header bytes `h` (20 bytes, its checksum field as zero);
 /// over a header with its checksum in place, 0 when that checksum is right.
 pub fn ipv4_csum(h: &[u8]) -> u16 {

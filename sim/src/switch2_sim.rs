@@ -1,4 +1,4 @@
-//! The new switch ([`nt_hdl::switch2`], drop-tail or ideal trimming on the shared buffer) as a
+//! The new switch ([`nt_hdl::switch2`]: drop-tail, ideal or Tofino-style trimming, Bolt, on the shared buffer) as a
 //! network device: a [`SwitchEngine`] on the native kernel or, as [`VSwitch2`], on its
 //! emitted Verilog (Verilator or the compiled engine), so
 //! [`crate::switch_sim::SwitchDriver`] runs it exactly as it runs the crosspoint switch
@@ -54,6 +54,18 @@ pub fn tofino_cfg(s: &SwitchSetup) -> [(&'static str, u64); 6] {
         ("t0", s.t0.min(0xff_ffff)),
         ("t1", s.t1.min(0xff_ffff)),
         ("lim_dod", 0xffff),
+    ]
+}
+
+/// Bolt's inputs (`bolt$<name>`) from a setup: on in mode `bolt`, the thresholds held
+/// to their widths (a queue report of 24 bits, an MTU of 16, a PRU cap of 8).
+pub fn bolt_cfg(s: &SwitchSetup) -> [(&'static str, u64); 5] {
+    [
+        ("on", (s.mode == nt_hdl::mode::SwitchMode::Bolt) as u64),
+        ("cc_thresh", s.cc_thresh.min(0xff_ffff)),
+        ("mtu", s.mtu.min(0xffff)),
+        ("pru_cap", s.pru_cap.min(0xff)),
+        ("sm_off", (!s.sm) as u64),
     ]
 }
 
@@ -120,6 +132,17 @@ impl<
                 _ => t.lim_dod.next = v.into(),
             }
         }
+        for (f, v) in bolt_cfg(s) {
+            let b = &mut u.bolt;
+            match f {
+                "on" => b.on.next = v != 0,
+                "cc_thresh" => b.cc_thresh.next = v.into(),
+                "mtu" => b.mtu.next = v.into(),
+                "pru_cap" => b.pru_cap.next = v.into(),
+                _ => b.sm_off.next = v != 0,
+            }
+        }
+        u.cfg.link_rate.next = s.link_rate.min(0xff).into();
         for b in 0..BANDS {
             u.band[b].lim_pkts.next = s.limit_pkts[b].min(0xffff).into();
             u.band[b].lim_bytes.next = s.limit_bytes[b].min(0xffff_ffff).into();
@@ -181,6 +204,10 @@ impl<
                     returned: s.returned.val().to_u64(),
                     dod_trims: s.deflected.val().to_u64(),
                     tmode: u.mode[p].val().to_u64(),
+                    src_sent: s.src_sent.val().to_u64(),
+                    src_drop: s.src_drop.val().to_u64(),
+                    pru: u.pru[p].val().to_u64(),
+                    sm: u.sm[p].val().to_u64() as u32 as i32 as i64,
                     occ_bytes: std::array::from_fn(|b| u.occ_bytes[p * BANDS + b].val().to_u64()),
                     ..PortStats::default()
                 },
@@ -214,8 +241,9 @@ pub struct VSwitch2 {
     links: Vec<VLink>,
     stat: Vec<[PortRef; STAT2]>,
     occ: Vec<PortRef>,
-    /// Per port: `stat$p$deflected` and `mode$p`.
-    tof: Vec<[PortRef; 2]>,
+    /// Per port: `stat$p$deflected`, `mode$p`, `stat$p$src_sent`, `stat$p$src_drop`,
+    /// `pru$p`, `sm$p`.
+    tof: Vec<[PortRef; 6]>,
     cycle: u64,
 }
 
@@ -249,6 +277,10 @@ impl VSwitch2 {
                 Ok([
                     lib.port(&format!("stat${p}$deflected"))?,
                     lib.port(&format!("mode${p}"))?,
+                    lib.port(&format!("stat${p}$src_sent"))?,
+                    lib.port(&format!("stat${p}$src_drop"))?,
+                    lib.port(&format!("pru${p}"))?,
+                    lib.port(&format!("sm${p}"))?,
                 ])
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -290,6 +322,10 @@ impl VSwitch2 {
         for (f, v) in tofino_cfg(s) {
             self.set(&format!("tof${f}"), v)?;
         }
+        for (f, v) in bolt_cfg(s) {
+            self.set(&format!("bolt${f}"), v)?;
+        }
+        self.set("cfg$link_rate", s.link_rate.min(0xff))?;
         for b in 0..BANDS {
             self.set(&format!("band${b}$lim_pkts"), s.limit_pkts[b].min(0xffff))?;
             self.set(
@@ -335,7 +371,7 @@ impl SwitchEngine for VSwitch2 {
         for (p, o) in out.iter_mut().enumerate().take(self.links.len()) {
             let (rx_ready, tx) = self.links[p].read(m);
             let s: [u64; STAT2] = std::array::from_fn(|k| m.get(self.stat[p][k]));
-            let (dod, mode) = (m.get(self.tof[p][0]), m.get(self.tof[p][1]));
+            let [dod, mode, src_sent, src_drop, pru, sm] = self.tof[p].map(|r| m.get(r));
             let st = port_stats(&s);
             *o = PortOut {
                 rx_ready,
@@ -345,6 +381,10 @@ impl SwitchEngine for VSwitch2 {
                     trimmed: st.trimmed.wrapping_sub(dod) & 0xffff_ffff,
                     dod_trims: dod,
                     tmode: mode,
+                    src_sent,
+                    src_drop,
+                    pru,
+                    sm: sm as u32 as i32 as i64,
                     ..st
                 },
             };

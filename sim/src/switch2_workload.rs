@@ -20,7 +20,7 @@
 //!   (length mismatch), the last known only as a range (a mismatched frame may also be
 //!   refused or trimmed), and `trimmed` and `returned` equal the trimmed and returned
 //!   headers delivered (plus, at most, the mismatched frames).
-use crate::adm_workload::{drive_tof, port_sum, LimCfg, TofCfg};
+use crate::adm_workload::{drive_bolt, drive_tof, port_sum, BoltCfgV, LimCfg, TofCfg};
 use crate::swframe::{ipv4_csum, random_frame, returned_header, trimmed_header, Route, Word};
 use nt_hdl::switch2::SharedSwitch;
 use rand::rngs::StdRng;
@@ -56,6 +56,9 @@ pub struct Drive {
     pub hdr: LimCfg,
     /// Tofino-style trimming.
     pub tof: TofCfg,
+    /// Bolt (admission's policy) and the link rate its SRCs carry.
+    pub bolt: BoltCfgV,
+    pub link_rate: u8,
 }
 
 /// A port's counters (the block's `stat[p]`).
@@ -71,6 +74,8 @@ pub struct Stats {
     pub trimmed: u32,
     pub returned: u32,
     pub deflected: u32,
+    pub src_sent: u32,
+    pub src_drop: u32,
 }
 
 /// The switch's outputs in a cycle.
@@ -94,6 +99,10 @@ pub struct View {
     pub metered: u32,
     pub deflected: u32,
     pub recirculated: u32,
+    /// Bolt: per output its PRU and supply tokens; verdicts with an SRC.
+    pub pru: Vec<u8>,
+    pub sm: Vec<u32>,
+    pub srcs: u32,
 }
 
 type Sw<
@@ -172,7 +181,9 @@ pub fn drive<
     u.cfg.port_bytes.next = (d.port.bytes as u64).into();
     u.cfg.hdr_pkts.next = (d.hdr.pkts as u64).into();
     u.cfg.hdr_bytes.next = (d.hdr.bytes as u64).into();
+    u.cfg.link_rate.next = (d.link_rate as u64).into();
     drive_tof(&mut u.tof, &d.tof);
+    drive_bolt(&mut u.bolt, &d.bolt);
 }
 
 /// Reads the switch's outputs (registers of its blocks).
@@ -230,6 +241,8 @@ pub fn read<
                 trimmed: v(&s.trimmed),
                 returned: v(&s.returned),
                 deflected: v(&s.deflected),
+                src_sent: v(&s.src_sent),
+                src_drop: v(&s.src_drop),
             })
             .collect(),
         occ_pkts: u.occ_pkts.iter().map(|x| x.val().index() as u16).collect(),
@@ -250,6 +263,9 @@ pub fn read<
         metered: v(&u.metered),
         deflected: v(&u.deflected),
         recirculated: v(&u.recirculated),
+        pru: u.pru.iter().map(|x| x.val().index() as u8).collect(),
+        sm: u.sm.iter().map(|x| x.val().index() as u32).collect(),
+        srcs: v(&u.srcs),
     }
 }
 
@@ -283,9 +299,14 @@ pub struct Knobs {
     /// Tofino-style trimming (with `trim` off: headers trimmed at a red meter or
     /// deflected on drop and recirculated).
     pub tof: TofCfg,
+    /// Bolt (SRC, PRU, SM): the admission's policy and the buffer's rewrite and SRCs.
+    pub bolt: BoltCfgV,
     /// Cycles at the end with no new frames.
     pub drain: u64,
 }
+
+/// The link rate the workload stamps into SRCs.
+pub const LINK_RATE: u8 = 100;
 
 /// The default: an incast share on output 0 with limits that bind.
 pub fn knobs() -> Knobs {
@@ -338,6 +359,7 @@ pub fn knobs() -> Knobs {
             bytes: 1 << 20,
         },
         tof: TofCfg::default(),
+        bolt: BoltCfgV::default(),
         drain: 4_000,
     }
 }
@@ -385,6 +407,8 @@ pub struct Seen {
     pub deflected: u64,
     pub recirculated: u64,
     pub max_dod: u16,
+    /// Bolt: SRCs out, each checked against the frame it answers.
+    pub srcs: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -432,6 +456,8 @@ pub struct Switch2Workload {
     seen: Seen,
     /// From a cycle on, other knobs (no reset: frames in flight go on).
     next: Option<(u64, Knobs)>,
+    /// Bolt: per input, its frames' first 8 words and trimmed checksum by word 7.
+    src_from: Vec<HashMap<u64, (Vec<u64>, u16)>>,
 }
 
 impl Knobs {
@@ -453,9 +479,42 @@ impl Knobs {
     }
 }
 
-/// The tag in word 6 of a frame: a marker, the input and the sequence number.
-fn tag(i: usize, seq: u64) -> u64 {
-    0xa500_0000_0000_0000 | (i as u64) << 40 | (seq & 0xff_ffff_ffff)
+/// [`knobs`] with Bolt on (trimming off, as `mode = "bolt"`): congested at two MTUs queued.
+pub fn bolt_knobs() -> Knobs {
+    Knobs {
+        trim: false,
+        ret: false,
+        bolt: BoltCfgV {
+            on: true,
+            cc_thresh: 2 * 1088,
+            mtu: 1088,
+            pru_cap: 8,
+            sm_off: false,
+        },
+        ..knobs()
+    }
+}
+
+/// The tag in word 6 of a frame: a marker, the input and the sequence number; bits 15:0
+/// (`low`) are the frame's Bolt flags (frame byte 54) and one byte more, which Bolt may
+/// rewrite.
+fn tag(i: usize, seq: u64, low: u16) -> u64 {
+    0xa500_0000_0000_0000 | (i as u64) << 40 | (seq & 0xff_ffff) << 16 | low as u64
+}
+
+/// The Bolt flags a switch may change: DEC set, INC cleared.
+const BOLT_MAY: u64 = (nt_hdl::switch::BOLT_INC | nt_hdl::switch::BOLT_DEC) as u64;
+
+/// Whether `got` is `sent`'s word 6 with Bolt's flags rewritten as Bolt may: INC kept or
+/// cleared, DEC kept or set, every other bit as sent.
+fn bolt_flags_ok(sent: u64, got: u64) -> bool {
+    let (fs, fg) = ((sent >> 8) & 0xff, (got >> 8) & 0xff);
+    let inc = nt_hdl::switch::BOLT_INC as u64;
+    let dec = nt_hdl::switch::BOLT_DEC as u64;
+    (sent ^ got) & !0xff00 == 0
+        && (fs & !BOLT_MAY) == (fg & !BOLT_MAY)
+        && (fg & inc == 0 || fs & inc != 0)
+        && (fs & dec == 0 || fg & dec != 0)
 }
 
 impl Switch2Workload {
@@ -492,6 +551,7 @@ impl Switch2Workload {
                 ..Seen::default()
             },
             next: None,
+            src_from: vec![HashMap::new(); n],
         }
     }
 
@@ -607,6 +667,8 @@ impl Switch2Workload {
             port: self.k.port,
             hdr: self.k.hdr,
             tof: self.k.tof,
+            bolt: self.k.bolt,
+            link_rate: LINK_RATE,
         };
         let sending = now + self.k.drain < self.cycles;
         for i in 0..n {
@@ -623,8 +685,20 @@ impl Switch2Workload {
                     random_frame(r, dst, self.k.bad_p, self.k.band_by_flags, &self.routes, n);
                 let seq = self.seq[i];
                 self.seq[i] += 1;
+                // with Bolt, random flags (so that decisions vary), else the sequence
+                let low = if self.k.bolt.on {
+                    self.rng.gen()
+                } else {
+                    seq as u16
+                };
                 if f.words.len() > 6 {
-                    f.words[6].0 = tag(i, seq);
+                    f.words[6].0 = tag(i, seq, low);
+                }
+                // what an SRC for it would be built from: its first 8 words and the
+                // trimmed header's checksum, found by its word 7 (random bytes)
+                if let (true, Ok(q), true) = (self.k.bolt.on, &f.want, f.words.len() >= 8) {
+                    let w: Vec<u64> = f.words.iter().take(8).map(|w| w.0).collect();
+                    self.src_from[i].insert(w[7], (w, q.csum));
                 }
                 let keep = f
                     .want
@@ -688,6 +762,10 @@ impl Switch2Workload {
     }
 
     fn check_frame(&mut self, now: u64, o: usize, got: Vec<Word>) -> Result<(), String> {
+        if self.is_src(o, &got) {
+            self.seen.srcs += 1;
+            return Ok(());
+        }
         let t = got.get(6).map_or(0, |w| w.0);
         if t >> 56 != 0xa5 {
             return Err(format!(
@@ -695,7 +773,7 @@ impl Switch2Workload {
                 got.len()
             ));
         }
-        let key = (((t >> 40) & 0xffff) as usize, t & 0xff_ffff_ffff);
+        let key = (((t >> 40) & 0xffff) as usize, (t >> 16) & 0xff_ffff);
         let Some((out, s)) = self.expect.remove(&key) else {
             return Err(format!(
                 "cycle {now}: output {o}: frame {key:?} was not expected (never sent whole, not kept, or out twice)"
@@ -703,7 +781,19 @@ impl Switch2Workload {
         };
         // whole, or its trimmed header (which needs 8 words, the 8th full, if it is the
         // last), out of its output or, returned, out of the port it came in on
-        let whole = out as usize == o && s.len_ok && s.words == got;
+        // with Bolt, word 6's flags may be rewritten (DEC set, INC cleared)
+        let same = |a: &[Word], b: &[Word]| {
+            a.len() == b.len()
+                && a.iter().zip(b).enumerate().all(|(j, (x, y))| {
+                    x == y
+                        || (self.k.bolt.on
+                            && j == 6
+                            && x.1 == y.1
+                            && x.2 == y.2
+                            && bolt_flags_ok(x.0, y.0))
+                })
+        };
+        let whole = out as usize == o && s.len_ok && same(&s.words, &got);
         let hdr = |want: fn(&[u64], u16) -> Vec<Word>| match s.trim {
             Some(csum) if self.k.hdrs() => {
                 let data: Vec<u64> = s.words.iter().map(|w| w.0).collect();
@@ -751,8 +841,38 @@ impl Switch2Workload {
         Ok(())
     }
 
+    /// Whether `got`, out of port `o`, is Bolt's SRC for a frame that came in on port `o`:
+    /// [`crate::swframe::src_header`] of that frame with the q_size it carries, its IPv4
+    /// checksum right.
+    fn is_src(&self, o: usize, got: &[Word]) -> bool {
+        let w6 = got.get(6).map_or(0, |w| w.0);
+        if !self.k.bolt.on
+            || got.len() != 8
+            || (w6 >> 8) & 0xff != nt_hdl::switch::BOLT_SRC as u64
+            || (w6 >> 16) & 0xff != LINK_RATE as u64
+        {
+            return false;
+        }
+        let Some((words, csum)) = self.src_from[o].get(&got[7].0) else {
+            return false;
+        };
+        let q = ((w6 >> 24) & 0xff_ffff) as u32;
+        let bytes: Vec<u8> = got.iter().flat_map(|w| w.0.to_be_bytes()).collect();
+        crate::swframe::src_header(words, *csum, q, LINK_RATE) == got
+            && ipv4_csum(&bytes[14..34]) == 0
+    }
+
     /// Checks the end state (call after the drain) and returns what the run saw.
     pub fn finish(self, v: &View) -> Result<Box<Seen>, String> {
+        let sent: u64 = v.stat.iter().map(|s| s.src_sent as u64).sum();
+        let lost: u64 = v.stat.iter().map(|s| s.src_drop as u64).sum();
+        if sent != self.seen.srcs || sent + lost > v.srcs as u64 || (!self.k.bolt.on && v.srcs != 0)
+        {
+            return Err(format!(
+                "Bolt: {} SRCs out, {sent} counted sent and {lost} lost, of {} decided",
+                self.seen.srcs, v.srcs
+            ));
+        }
         if v.occ_pkts.iter().any(|&x| x != 0) || v.occ_bytes.iter().any(|&x| x != 0) {
             return Err(format!(
                 "after the drain the counters hold {:?} packets",

@@ -51,6 +51,20 @@ struct Input {
     w_hp: bool,
     wl2_en: bool,
     wl2_addr: u32,
+    /// Bolt: the frame's flags rewrite and q_size; its SRC being built, words popped (to
+    /// 8); a captured word, the one before, its index; the slot written (base); counters.
+    w_bm: bool,
+    w_bf: u8,
+    w_q: u32,
+    g_src: bool,
+    g_j: u8,
+    g_v: bool,
+    g_w: u64,
+    g_pw: u64,
+    g_k: u8,
+    s_wp: u8,
+    c_src: u32,
+    c_sdrop: u32,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -102,6 +116,10 @@ struct Output {
     t_last: bool,
     t_empty: u8,
     c_tx: u32,
+    /// Mid-packet; sending an SRC, its next word.
+    x_mid: bool,
+    y_act: bool,
+    y_n: u8,
 }
 
 /// The model of `SharedBuffer<N, CA, ..., R, ...>`.
@@ -126,6 +144,12 @@ pub struct SbufModel {
     bank_r: Vec<u64>,
     lk_r: Vec<u32>,
     lk2_r: Vec<u32>,
+    /// Per port: the SRC slots (4 of 8 words), their registered read data, the slot sent
+    /// (base), the slots committed.
+    srm: Vec<[u64; 32]>,
+    srm_rd: Vec<u64>,
+    s_rp: Vec<u8>,
+    s_c: Vec<u8>,
 }
 
 const DF_DEPTH: usize = 64;
@@ -169,6 +193,10 @@ impl SbufModel {
             bank_r: vec![0; 2 * n],
             lk_r: vec![0; 2 * n],
             lk2_r: vec![0; 2 * n],
+            srm: vec![[0; 32]; n],
+            srm_rd: vec![0; n],
+            s_rp: vec![0; n],
+            s_c: vec![0; n],
         }
     }
 
@@ -181,6 +209,8 @@ impl SbufModel {
                 .map(|x| InView {
                     cp: x.cq.front().copied(),
                     ovr: x.c_ovr,
+                    src_sent: x.c_src,
+                    src_drop: x.c_sdrop,
                 })
                 .collect(),
             out: self
@@ -275,6 +305,9 @@ impl SbufModel {
                 nx.w_cs = hv.csum;
                 nx.w_ret = hv.ret;
                 nx.w_rb = hv.rb;
+                nx.w_bm = hv.bm;
+                nx.w_bf = hv.bf;
+                nx.w_q = hv.q;
                 nx.w_row = false;
                 nx.w_j = 0;
                 nx.w_col = 0;
@@ -334,6 +367,8 @@ impl SbufModel {
                                 | ((d >> 24) & 0xffff) << 8
                         }
                         (true, 4) => d | (0x10 << 40),
+                        // Bolt: a data packet's new flags
+                        (_, 6) if x.w_bm && !take => (d & !0xff00) | (x.w_bf as u64) << 8,
                         _ => d,
                     };
                     nx.w_pv = d;
@@ -370,6 +405,34 @@ impl SbufModel {
                         nx.w_row = j0 || x.w_col != nmask;
                     }
                 }
+            }
+            // Bolt: the SRC's words, captured as popped; a cycle later rewritten into the
+            // port's slot (below), committed at word 7
+            let (gj, gsrc) = if take {
+                (0, hv.src && self.s_c[i] < 3)
+            } else {
+                (x.g_j, x.g_src)
+            };
+            if take {
+                nx.g_src = gsrc;
+                nx.g_j = 0;
+                if hv.src && self.s_c[i] >= 3 {
+                    nx.c_sdrop = x.c_sdrop.wrapping_add(1);
+                }
+            }
+            nx.g_v = false;
+            if pop && gj < 8 {
+                nx.g_j = gj + 1;
+                if gsrc {
+                    nx.g_v = true;
+                    nx.g_w = hw.data;
+                    nx.g_pw = x.g_w;
+                    nx.g_k = gj;
+                }
+            }
+            if x.g_v && x.g_k == 7 {
+                nx.s_wp = (x.s_wp + 8) & 31;
+                nx.c_src = x.c_src.wrapping_add(1);
             }
             // lastc
             let push_last = push && di.rx.map(|w| w.1).unwrap_or(false);
@@ -435,6 +498,53 @@ impl SbufModel {
                     bad: cpb,
                 });
             }
+        }
+
+        // ---------------- Bolt: SRC slot reads (before the writes), writes ----------------
+        let cur_srm_rd = self.srm_rd.clone();
+        for o in 0..n {
+            let y = &self.out[o];
+            let can = !y.t_valid || d.out[o].ready;
+            let ya = match (y.y_act, can) {
+                (false, _) => 0,
+                (true, false) => y.y_n,
+                (true, true) => (y.y_n + 1) & 7,
+            };
+            self.srm_rd[o] = self.srm[o][(self.s_rp[o] | ya) as usize];
+        }
+        let mut sinc = vec![false; n];
+        for i in 0..n {
+            let x = &self.inp[i];
+            if !x.g_v {
+                continue;
+            }
+            let (w, pw, rb) = (x.g_w, x.g_pw, x.w_rb);
+            let sw = match x.g_k {
+                0 => (w & 0xffff) << 48 | (rb & 0xffff_ffff_0000) | (w >> 48) & 0xfeff,
+                1 => (pw >> 16) << 32 | (w & 0xffff_ffff),
+                2 => (w & ((1 << 48) - 1)) | (50 << 48),
+                3 => {
+                    (x.w_cs as u64) << 48
+                        | (w & 0xffff) << 32
+                        | (rb & 0xffff) << 16
+                        | (w >> 32) & 0xffff
+                }
+                4 => {
+                    ((pw >> 16) & 0xffff) << 48
+                        | (w & 0xff)
+                        | ((w >> 8) & 0xffff) << 24
+                        | ((w >> 24) & 0xffff) << 8
+                }
+                6 => {
+                    (w & 0xffff_0000_0000_00ff)
+                        | (x.w_q as u64 & 0xff_ffff) << 24
+                        | (d.link_rate as u64) << 16
+                        | 0x20 << 8
+                }
+                _ => w,
+            };
+            self.srm[i][(x.s_wp | x.g_k) as usize] = sw;
+            sinc[i] = x.g_k == 7;
         }
 
         // ---------------- banks: writes, reads, frees ----------------
@@ -592,13 +702,42 @@ impl SbufModel {
                 0
             };
             let rowend = y.x_n.wrapping_add(1) == lrn;
-            if can {
+            // Bolt: a committed SRC goes at a packet boundary (a cycle to read its word 0)
+            let ys = can && !y.y_act && !y.x_mid && self.s_c[o] != 0;
+            let cr = can && !y.y_act && !ys;
+            let mut sdec = false;
+            if ys {
+                ny.t_valid = false;
+                ny.t_last = false;
+                ny.y_act = true;
+                ny.y_n = 0;
+            }
+            if y.y_act && can {
+                ny.t_valid = true;
+                ny.t_data = cur_srm_rd[o];
+                ny.t_last = false;
+                ny.t_empty = 0;
+                ny.y_n = y.y_n + 1;
+                if y.y_n == 7 {
+                    ny.t_last = true;
+                    ny.y_act = false;
+                    self.s_rp[o] = (self.s_rp[o] + 8) & 31;
+                    sdec = true;
+                }
+            }
+            match (sinc[o], sdec) {
+                (true, false) => self.s_c[o] += 1,
+                (false, true) => self.s_c[o] -= 1,
+                _ => {}
+            }
+            if cr {
                 ny.t_valid = lrv;
                 ny.t_data = 0;
                 ny.t_last = false;
                 ny.t_empty = 0;
                 if lrv {
                     ny.t_data = word;
+                    ny.x_mid = !(rowend && lrl);
                     ny.x_n = y.x_n.wrapping_add(1);
                     if rowend {
                         ny.x_n = 0;
@@ -649,7 +788,16 @@ impl SbufModel {
                 x.ring.clear();
                 x.cq.clear();
                 x.cp = None;
+                x.g_src = false;
+                x.g_j = 0;
+                x.g_v = false;
+                x.s_wp = 0;
+                x.c_src = 0;
+                x.c_sdrop = 0;
+                x.w_bm = false;
             }
+            self.s_rp.iter_mut().for_each(|v| *v = 0);
+            self.s_c.iter_mut().for_each(|v| *v = 0);
             for y in &mut self.out {
                 y.r_act = false;
                 y.v0 = false;
@@ -664,6 +812,9 @@ impl SbufModel {
                 y.t_valid = false;
                 y.t_last = false;
                 y.c_tx = 0;
+                y.x_mid = false;
+                y.y_act = false;
+                y.y_n = 0;
                 y.rv.iter_mut().for_each(|v| *v = false);
                 y.dq.clear();
             }

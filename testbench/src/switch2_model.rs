@@ -71,6 +71,8 @@ impl Switch2Model {
                         trimmed: self.trim[p],
                         returned: self.ret[p],
                         deflected: self.dod[p],
+                        src_sent: bv.inp[p].src_sent,
+                        src_drop: bv.inp[p].src_drop,
                     }
                 })
                 .collect(),
@@ -88,6 +90,9 @@ impl Switch2Model {
             metered: av.metered,
             deflected: av.deflected,
             recirculated: qv.recirculated,
+            pru: av.pru,
+            sm: av.sm,
+            srcs: av.srcs,
         }
     }
 
@@ -146,11 +151,12 @@ impl Switch2Model {
             },
             cong: qv.cong.clone(),
             rel: qv.rel,
-            bolt: aw::BoltCfgV::default(),
+            bolt: d.bolt,
         });
         self.lim_dod = d.tof.lim_dod.min(self.dod_cap);
         self.buf.clock(&bw::Drive {
             reset: d.reset,
+            link_rate: d.link_rate,
             inp: (0..n)
                 .map(|i| bw::InDrive {
                     rx: iv.out[i],
@@ -162,6 +168,10 @@ impl Switch2Model {
                         csum: v.csum,
                         ret: v.ret,
                         rb: v.rb,
+                        bm: v.bm,
+                        bf: v.bf,
+                        src: v.src,
+                        q: v.q,
                     }),
                     cp_pop: qv.cp_pop[i],
                 })

@@ -514,13 +514,19 @@ fn switch_cosim(block: &str, ports: usize, seed: u64) {
 }
 
 /// The new switch's shared buffer (issue 30) at 4 ports, under its self-checking random
-/// workload (`nt_sim::sbuf_workload`): frames out of every output, packets leaving the
-/// buffer, and words lost to late verdicts never (the workload gives verdicts in time).
+/// workload (`nt_sim::sbuf_workload`, with Bolt): frames out of every output, packets
+/// leaving the buffer, Bolt's SRCs of every port, and words lost to late verdicts never (the workload gives verdicts in time).
 #[test]
 fn sbuf_p4_verilog_matches_rust_cycle_for_cycle() {
     let rec = cosim_block(Simulator::Verilator, "sbuf_p4", 191);
     let names: Vec<String> = (0..4)
-        .flat_map(|o| [format!("out${o}$tx_frames"), format!("out${o}$dep")])
+        .flat_map(|o| {
+            [
+                format!("out${o}$tx_frames"),
+                format!("out${o}$dep"),
+                format!("inp${o}$src_sent"),
+            ]
+        })
         .collect();
     let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
     reaches(&rec, "sbuf_p4", &names);

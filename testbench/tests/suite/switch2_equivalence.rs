@@ -7,7 +7,9 @@
 use nt_hdl::switch2::SharedSwitch;
 use nt_sim::adm_workload::LimCfg;
 use nt_sim::kernel::Kernel;
-use nt_sim::switch2_workload::{drive, knobs, read, tofino_knobs, Knobs, Seen, Switch2Workload};
+use nt_sim::switch2_workload::{
+    bolt_knobs, drive, knobs, read, tofino_knobs, Knobs, Seen, Switch2Workload,
+};
 use nt_testbench::equiv::lockstep;
 use nt_testbench::switch2_model::Switch2Model;
 
@@ -188,4 +190,20 @@ fn switch2_p16_tofino_style_trimming_recirculates() {
     assert!(s.metered > 20, "too few trimmed at a meter: {s:?}");
     assert!(s.deflected > 10, "too few deflected: {s:?}");
     assert_eq!(s.deflected, s.recirculated, "{s:?}");
+}
+
+/// Bolt (`mode = "bolt"`): the admission's policy decides, the buffer rewrites each data
+/// packet's flags (only DEC set or INC cleared, checked per frame) and sends SRCs back out
+/// of the port the data came in on, each checked word for word against the frame it
+/// answers; every SRC out is counted, and none beyond the verdicts that asked for one.
+#[test]
+fn switch2_bolt_matches_its_model_and_answers_with_srcs() {
+    let s = p4(11, 20_000, &bolt_knobs());
+    println!("p4 Bolt: {s:?}");
+    assert!(s.delivered > 500, "too little delivered: {s:?}");
+    assert!(s.srcs > 50, "too few SRCs: {s:?}");
+    assert_eq!(s.trimmed, 0, "{s:?}");
+    let s = p16(12, 8_000, &bolt_knobs());
+    println!("p16 Bolt: {s:?}");
+    assert!(s.srcs > 50, "too few SRCs: {s:?}");
 }
