@@ -19158,6 +19158,38 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
     reg  l_hit$13;
     reg  l_hit$14;
     reg  l_hit$15;
+    reg  [25:0] l_smv$0;
+    reg  [25:0] l_smv$1;
+    reg  [25:0] l_smv$2;
+    reg  [25:0] l_smv$3;
+    reg  [25:0] l_smv$4;
+    reg  [25:0] l_smv$5;
+    reg  [25:0] l_smv$6;
+    reg  [25:0] l_smv$7;
+    reg  [25:0] l_smv$8;
+    reg  [25:0] l_smv$9;
+    reg  [25:0] l_smv$10;
+    reg  [25:0] l_smv$11;
+    reg  [25:0] l_smv$12;
+    reg  [25:0] l_smv$13;
+    reg  [25:0] l_smv$14;
+    reg  [25:0] l_smv$15;
+    reg  [25:0] l_smd$0;
+    reg  [25:0] l_smd$1;
+    reg  [25:0] l_smd$2;
+    reg  [25:0] l_smd$3;
+    reg  [25:0] l_smd$4;
+    reg  [25:0] l_smd$5;
+    reg  [25:0] l_smd$6;
+    reg  [25:0] l_smd$7;
+    reg  [25:0] l_smd$8;
+    reg  [25:0] l_smd$9;
+    reg  [25:0] l_smd$10;
+    reg  [25:0] l_smd$11;
+    reg  [25:0] l_smd$12;
+    reg  [25:0] l_smd$13;
+    reg  [25:0] l_smd$14;
+    reg  [25:0] l_smd$15;
     reg  l_h5$0;
     reg  l_h5$1;
     reg  [25:0] l_s$0;
@@ -20386,86 +20418,102 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         k_cap$1$d = k_cap$0$q - k_mtu$q;
         k_cap$2$d = k_cap$1$q - k_mtu$q;
         k_cap$3$d = k_cap$2$q - k_mtu$q;
+        l_smv$0 = smr$0$q ^ k_off;
+        l_smv$1 = smr$1$q ^ k_off;
+        l_smv$2 = smr$2$q ^ k_off;
+        l_smv$3 = smr$3$q ^ k_off;
+        l_smv$4 = smr$4$q ^ k_off;
+        l_smv$5 = smr$5$q ^ k_off;
+        l_smv$6 = smr$6$q ^ k_off;
+        l_smv$7 = smr$7$q ^ k_off;
+        l_smv$8 = smr$8$q ^ k_off;
+        l_smv$9 = smr$9$q ^ k_off;
+        l_smv$10 = smr$10$q ^ k_off;
+        l_smv$11 = smr$11$q ^ k_off;
+        l_smv$12 = smr$12$q ^ k_off;
+        l_smv$13 = smr$13$q ^ k_off;
+        l_smv$14 = smr$14$q ^ k_off;
+        l_smv$15 = smr$15$q ^ k_off;
         l_s$0 = k0_26;
         l_r$0 = k0_8;
         l_hit$0 = q_o$0 == k_idx$0;
         if (l_hit$0) begin
-            l_s$0 = l_s$0 | smr$0$q;
+            l_s$0 = l_s$0 | l_smv$0;
             l_r$0 = l_r$0 | prur$0$q;
         end
         l_hit$1 = q_o$0 == k_idx$1;
         if (l_hit$1) begin
-            l_s$0 = l_s$0 | smr$1$q;
+            l_s$0 = l_s$0 | l_smv$1;
             l_r$0 = l_r$0 | prur$1$q;
         end
         l_hit$2 = q_o$0 == k_idx$2;
         if (l_hit$2) begin
-            l_s$0 = l_s$0 | smr$2$q;
+            l_s$0 = l_s$0 | l_smv$2;
             l_r$0 = l_r$0 | prur$2$q;
         end
         l_hit$3 = q_o$0 == k_idx$3;
         if (l_hit$3) begin
-            l_s$0 = l_s$0 | smr$3$q;
+            l_s$0 = l_s$0 | l_smv$3;
             l_r$0 = l_r$0 | prur$3$q;
         end
         l_hit$4 = q_o$0 == k_idx$4;
         if (l_hit$4) begin
-            l_s$0 = l_s$0 | smr$4$q;
+            l_s$0 = l_s$0 | l_smv$4;
             l_r$0 = l_r$0 | prur$4$q;
         end
         l_hit$5 = q_o$0 == k_idx$5;
         if (l_hit$5) begin
-            l_s$0 = l_s$0 | smr$5$q;
+            l_s$0 = l_s$0 | l_smv$5;
             l_r$0 = l_r$0 | prur$5$q;
         end
         l_hit$6 = q_o$0 == k_idx$6;
         if (l_hit$6) begin
-            l_s$0 = l_s$0 | smr$6$q;
+            l_s$0 = l_s$0 | l_smv$6;
             l_r$0 = l_r$0 | prur$6$q;
         end
         l_hit$7 = q_o$0 == k_idx$7;
         if (l_hit$7) begin
-            l_s$0 = l_s$0 | smr$7$q;
+            l_s$0 = l_s$0 | l_smv$7;
             l_r$0 = l_r$0 | prur$7$q;
         end
         l_hit$8 = q_o$0 == k_idx$8;
         if (l_hit$8) begin
-            l_s$0 = l_s$0 | smr$8$q;
+            l_s$0 = l_s$0 | l_smv$8;
             l_r$0 = l_r$0 | prur$8$q;
         end
         l_hit$9 = q_o$0 == k_idx$9;
         if (l_hit$9) begin
-            l_s$0 = l_s$0 | smr$9$q;
+            l_s$0 = l_s$0 | l_smv$9;
             l_r$0 = l_r$0 | prur$9$q;
         end
         l_hit$10 = q_o$0 == k_idx$10;
         if (l_hit$10) begin
-            l_s$0 = l_s$0 | smr$10$q;
+            l_s$0 = l_s$0 | l_smv$10;
             l_r$0 = l_r$0 | prur$10$q;
         end
         l_hit$11 = q_o$0 == k_idx$11;
         if (l_hit$11) begin
-            l_s$0 = l_s$0 | smr$11$q;
+            l_s$0 = l_s$0 | l_smv$11;
             l_r$0 = l_r$0 | prur$11$q;
         end
         l_hit$12 = q_o$0 == k_idx$12;
         if (l_hit$12) begin
-            l_s$0 = l_s$0 | smr$12$q;
+            l_s$0 = l_s$0 | l_smv$12;
             l_r$0 = l_r$0 | prur$12$q;
         end
         l_hit$13 = q_o$0 == k_idx$13;
         if (l_hit$13) begin
-            l_s$0 = l_s$0 | smr$13$q;
+            l_s$0 = l_s$0 | l_smv$13;
             l_r$0 = l_r$0 | prur$13$q;
         end
         l_hit$14 = q_o$0 == k_idx$14;
         if (l_hit$14) begin
-            l_s$0 = l_s$0 | smr$14$q;
+            l_s$0 = l_s$0 | l_smv$14;
             l_r$0 = l_r$0 | prur$14$q;
         end
         l_hit$15 = q_o$0 == k_idx$15;
         if (l_hit$15) begin
-            l_s$0 = l_s$0 | smr$15$q;
+            l_s$0 = l_s$0 | l_smv$15;
             l_r$0 = l_r$0 | prur$15$q;
         end
         p2_v$0$d = cfg$on & q_v$0 & q_ok$0 & (q_o$0 < k_n8) & q_bf$0[32'h7];
@@ -20483,7 +20531,9 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         l_c$0 = 1'b0;
         if (l_cong$0) begin
             l_src$0 = ~p2_bf$0$q[32'h1];
-            l_bf$0 = (p2_bf$0$q | k_dec) & k_ninc;
+            if (l_src$0) begin
+                l_bf$0 = (p2_bf$0$q | k_dec) & k_ninc;
+            end
         end
         else if (p2_bf$0$q[32'h4]) begin
             l_g$0 = ~p2_bf$0$q[32'h3] & (p2_r$0$q < cfg$pru_cap);
@@ -20532,82 +20582,82 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         l_r$1 = k0_8;
         l_hit$0 = q_o$1 == k_idx$0;
         if (l_hit$0) begin
-            l_s$1 = l_s$1 | smr$0$q;
+            l_s$1 = l_s$1 | l_smv$0;
             l_r$1 = l_r$1 | prur$0$q;
         end
         l_hit$1 = q_o$1 == k_idx$1;
         if (l_hit$1) begin
-            l_s$1 = l_s$1 | smr$1$q;
+            l_s$1 = l_s$1 | l_smv$1;
             l_r$1 = l_r$1 | prur$1$q;
         end
         l_hit$2 = q_o$1 == k_idx$2;
         if (l_hit$2) begin
-            l_s$1 = l_s$1 | smr$2$q;
+            l_s$1 = l_s$1 | l_smv$2;
             l_r$1 = l_r$1 | prur$2$q;
         end
         l_hit$3 = q_o$1 == k_idx$3;
         if (l_hit$3) begin
-            l_s$1 = l_s$1 | smr$3$q;
+            l_s$1 = l_s$1 | l_smv$3;
             l_r$1 = l_r$1 | prur$3$q;
         end
         l_hit$4 = q_o$1 == k_idx$4;
         if (l_hit$4) begin
-            l_s$1 = l_s$1 | smr$4$q;
+            l_s$1 = l_s$1 | l_smv$4;
             l_r$1 = l_r$1 | prur$4$q;
         end
         l_hit$5 = q_o$1 == k_idx$5;
         if (l_hit$5) begin
-            l_s$1 = l_s$1 | smr$5$q;
+            l_s$1 = l_s$1 | l_smv$5;
             l_r$1 = l_r$1 | prur$5$q;
         end
         l_hit$6 = q_o$1 == k_idx$6;
         if (l_hit$6) begin
-            l_s$1 = l_s$1 | smr$6$q;
+            l_s$1 = l_s$1 | l_smv$6;
             l_r$1 = l_r$1 | prur$6$q;
         end
         l_hit$7 = q_o$1 == k_idx$7;
         if (l_hit$7) begin
-            l_s$1 = l_s$1 | smr$7$q;
+            l_s$1 = l_s$1 | l_smv$7;
             l_r$1 = l_r$1 | prur$7$q;
         end
         l_hit$8 = q_o$1 == k_idx$8;
         if (l_hit$8) begin
-            l_s$1 = l_s$1 | smr$8$q;
+            l_s$1 = l_s$1 | l_smv$8;
             l_r$1 = l_r$1 | prur$8$q;
         end
         l_hit$9 = q_o$1 == k_idx$9;
         if (l_hit$9) begin
-            l_s$1 = l_s$1 | smr$9$q;
+            l_s$1 = l_s$1 | l_smv$9;
             l_r$1 = l_r$1 | prur$9$q;
         end
         l_hit$10 = q_o$1 == k_idx$10;
         if (l_hit$10) begin
-            l_s$1 = l_s$1 | smr$10$q;
+            l_s$1 = l_s$1 | l_smv$10;
             l_r$1 = l_r$1 | prur$10$q;
         end
         l_hit$11 = q_o$1 == k_idx$11;
         if (l_hit$11) begin
-            l_s$1 = l_s$1 | smr$11$q;
+            l_s$1 = l_s$1 | l_smv$11;
             l_r$1 = l_r$1 | prur$11$q;
         end
         l_hit$12 = q_o$1 == k_idx$12;
         if (l_hit$12) begin
-            l_s$1 = l_s$1 | smr$12$q;
+            l_s$1 = l_s$1 | l_smv$12;
             l_r$1 = l_r$1 | prur$12$q;
         end
         l_hit$13 = q_o$1 == k_idx$13;
         if (l_hit$13) begin
-            l_s$1 = l_s$1 | smr$13$q;
+            l_s$1 = l_s$1 | l_smv$13;
             l_r$1 = l_r$1 | prur$13$q;
         end
         l_hit$14 = q_o$1 == k_idx$14;
         if (l_hit$14) begin
-            l_s$1 = l_s$1 | smr$14$q;
+            l_s$1 = l_s$1 | l_smv$14;
             l_r$1 = l_r$1 | prur$14$q;
         end
         l_hit$15 = q_o$1 == k_idx$15;
         if (l_hit$15) begin
-            l_s$1 = l_s$1 | smr$15$q;
+            l_s$1 = l_s$1 | l_smv$15;
             l_r$1 = l_r$1 | prur$15$q;
         end
         p2_v$1$d = cfg$on & q_v$1 & q_ok$1 & (q_o$1 < k_n8) & q_bf$1[32'h7];
@@ -20625,7 +20675,9 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         l_c$1 = 1'b0;
         if (l_cong$1) begin
             l_src$1 = ~p2_bf$1$q[32'h1];
-            l_bf$1 = (p2_bf$1$q | k_dec) & k_ninc;
+            if (l_src$1) begin
+                l_bf$1 = (p2_bf$1$q | k_dec) & k_ninc;
+            end
         end
         else if (p2_bf$1$q[32'h4]) begin
             l_g$1 = ~p2_bf$1$q[32'h3] & (p2_r$1$q < cfg$pru_cap);
@@ -20720,19 +20772,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$0$d = l_ng$0;
         b5_s$0$d = l_ns$0;
-        smr$0$d = smr$0$q + k8_26;
-        if (smr$0$q >= k_icap8) begin
-            smr$0$d = k_icap;
+        l_smd$0 = l_smv$0 + k8_26;
+        if (l_smv$0 >= k_icap8) begin
+            l_smd$0 = k_icap;
         end
         if (b5_v$0$q) begin
-            smr$0$d = smr$0$q - b5_z$0$q;
-            if (smr$0$q < b5_z$0$q) begin
-                smr$0$d = k0_26;
+            l_smd$0 = l_smv$0 - b5_z$0$q;
+            if (l_smv$0 < b5_z$0$q) begin
+                l_smd$0 = k0_26;
             end
-            if (smr$0$q > b5_hi$0$q) begin
-                smr$0$d = b5_cap$0$q;
+            if (l_smv$0 > b5_hi$0$q) begin
+                l_smd$0 = b5_cap$0$q;
             end
         end
+        smr$0$d = l_smd$0 ^ k_off;
         l_pg$0 = 9'(prur$0$q) + 9'(b5_g$0$q);
         l_pn$0 = l_pg$0 - 9'(b5_s$0$q);
         if (l_pg$0 < 9'(b5_s$0$q)) begin
@@ -20745,7 +20798,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$0$d = l_pn$0[0+:8];
         end
         pru$0 = prur$0$q;
-        sm$0 = 32'(smr$0$q) - k_off32;
+        sm$0 = 32'(l_smv$0) - k_off32;
         l_a$1 = k0_26;
         l_b$1 = k0_26;
         l_nc$1 = k0_2;
@@ -20796,19 +20849,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$1$d = l_ng$1;
         b5_s$1$d = l_ns$1;
-        smr$1$d = smr$1$q + k8_26;
-        if (smr$1$q >= k_icap8) begin
-            smr$1$d = k_icap;
+        l_smd$1 = l_smv$1 + k8_26;
+        if (l_smv$1 >= k_icap8) begin
+            l_smd$1 = k_icap;
         end
         if (b5_v$1$q) begin
-            smr$1$d = smr$1$q - b5_z$1$q;
-            if (smr$1$q < b5_z$1$q) begin
-                smr$1$d = k0_26;
+            l_smd$1 = l_smv$1 - b5_z$1$q;
+            if (l_smv$1 < b5_z$1$q) begin
+                l_smd$1 = k0_26;
             end
-            if (smr$1$q > b5_hi$1$q) begin
-                smr$1$d = b5_cap$1$q;
+            if (l_smv$1 > b5_hi$1$q) begin
+                l_smd$1 = b5_cap$1$q;
             end
         end
+        smr$1$d = l_smd$1 ^ k_off;
         l_pg$1 = 9'(prur$1$q) + 9'(b5_g$1$q);
         l_pn$1 = l_pg$1 - 9'(b5_s$1$q);
         if (l_pg$1 < 9'(b5_s$1$q)) begin
@@ -20821,7 +20875,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$1$d = l_pn$1[0+:8];
         end
         pru$1 = prur$1$q;
-        sm$1 = 32'(smr$1$q) - k_off32;
+        sm$1 = 32'(l_smv$1) - k_off32;
         l_a$2 = k0_26;
         l_b$2 = k0_26;
         l_nc$2 = k0_2;
@@ -20872,19 +20926,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$2$d = l_ng$2;
         b5_s$2$d = l_ns$2;
-        smr$2$d = smr$2$q + k8_26;
-        if (smr$2$q >= k_icap8) begin
-            smr$2$d = k_icap;
+        l_smd$2 = l_smv$2 + k8_26;
+        if (l_smv$2 >= k_icap8) begin
+            l_smd$2 = k_icap;
         end
         if (b5_v$2$q) begin
-            smr$2$d = smr$2$q - b5_z$2$q;
-            if (smr$2$q < b5_z$2$q) begin
-                smr$2$d = k0_26;
+            l_smd$2 = l_smv$2 - b5_z$2$q;
+            if (l_smv$2 < b5_z$2$q) begin
+                l_smd$2 = k0_26;
             end
-            if (smr$2$q > b5_hi$2$q) begin
-                smr$2$d = b5_cap$2$q;
+            if (l_smv$2 > b5_hi$2$q) begin
+                l_smd$2 = b5_cap$2$q;
             end
         end
+        smr$2$d = l_smd$2 ^ k_off;
         l_pg$2 = 9'(prur$2$q) + 9'(b5_g$2$q);
         l_pn$2 = l_pg$2 - 9'(b5_s$2$q);
         if (l_pg$2 < 9'(b5_s$2$q)) begin
@@ -20897,7 +20952,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$2$d = l_pn$2[0+:8];
         end
         pru$2 = prur$2$q;
-        sm$2 = 32'(smr$2$q) - k_off32;
+        sm$2 = 32'(l_smv$2) - k_off32;
         l_a$3 = k0_26;
         l_b$3 = k0_26;
         l_nc$3 = k0_2;
@@ -20948,19 +21003,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$3$d = l_ng$3;
         b5_s$3$d = l_ns$3;
-        smr$3$d = smr$3$q + k8_26;
-        if (smr$3$q >= k_icap8) begin
-            smr$3$d = k_icap;
+        l_smd$3 = l_smv$3 + k8_26;
+        if (l_smv$3 >= k_icap8) begin
+            l_smd$3 = k_icap;
         end
         if (b5_v$3$q) begin
-            smr$3$d = smr$3$q - b5_z$3$q;
-            if (smr$3$q < b5_z$3$q) begin
-                smr$3$d = k0_26;
+            l_smd$3 = l_smv$3 - b5_z$3$q;
+            if (l_smv$3 < b5_z$3$q) begin
+                l_smd$3 = k0_26;
             end
-            if (smr$3$q > b5_hi$3$q) begin
-                smr$3$d = b5_cap$3$q;
+            if (l_smv$3 > b5_hi$3$q) begin
+                l_smd$3 = b5_cap$3$q;
             end
         end
+        smr$3$d = l_smd$3 ^ k_off;
         l_pg$3 = 9'(prur$3$q) + 9'(b5_g$3$q);
         l_pn$3 = l_pg$3 - 9'(b5_s$3$q);
         if (l_pg$3 < 9'(b5_s$3$q)) begin
@@ -20973,7 +21029,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$3$d = l_pn$3[0+:8];
         end
         pru$3 = prur$3$q;
-        sm$3 = 32'(smr$3$q) - k_off32;
+        sm$3 = 32'(l_smv$3) - k_off32;
         l_a$4 = k0_26;
         l_b$4 = k0_26;
         l_nc$4 = k0_2;
@@ -21024,19 +21080,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$4$d = l_ng$4;
         b5_s$4$d = l_ns$4;
-        smr$4$d = smr$4$q + k8_26;
-        if (smr$4$q >= k_icap8) begin
-            smr$4$d = k_icap;
+        l_smd$4 = l_smv$4 + k8_26;
+        if (l_smv$4 >= k_icap8) begin
+            l_smd$4 = k_icap;
         end
         if (b5_v$4$q) begin
-            smr$4$d = smr$4$q - b5_z$4$q;
-            if (smr$4$q < b5_z$4$q) begin
-                smr$4$d = k0_26;
+            l_smd$4 = l_smv$4 - b5_z$4$q;
+            if (l_smv$4 < b5_z$4$q) begin
+                l_smd$4 = k0_26;
             end
-            if (smr$4$q > b5_hi$4$q) begin
-                smr$4$d = b5_cap$4$q;
+            if (l_smv$4 > b5_hi$4$q) begin
+                l_smd$4 = b5_cap$4$q;
             end
         end
+        smr$4$d = l_smd$4 ^ k_off;
         l_pg$4 = 9'(prur$4$q) + 9'(b5_g$4$q);
         l_pn$4 = l_pg$4 - 9'(b5_s$4$q);
         if (l_pg$4 < 9'(b5_s$4$q)) begin
@@ -21049,7 +21106,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$4$d = l_pn$4[0+:8];
         end
         pru$4 = prur$4$q;
-        sm$4 = 32'(smr$4$q) - k_off32;
+        sm$4 = 32'(l_smv$4) - k_off32;
         l_a$5 = k0_26;
         l_b$5 = k0_26;
         l_nc$5 = k0_2;
@@ -21100,19 +21157,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$5$d = l_ng$5;
         b5_s$5$d = l_ns$5;
-        smr$5$d = smr$5$q + k8_26;
-        if (smr$5$q >= k_icap8) begin
-            smr$5$d = k_icap;
+        l_smd$5 = l_smv$5 + k8_26;
+        if (l_smv$5 >= k_icap8) begin
+            l_smd$5 = k_icap;
         end
         if (b5_v$5$q) begin
-            smr$5$d = smr$5$q - b5_z$5$q;
-            if (smr$5$q < b5_z$5$q) begin
-                smr$5$d = k0_26;
+            l_smd$5 = l_smv$5 - b5_z$5$q;
+            if (l_smv$5 < b5_z$5$q) begin
+                l_smd$5 = k0_26;
             end
-            if (smr$5$q > b5_hi$5$q) begin
-                smr$5$d = b5_cap$5$q;
+            if (l_smv$5 > b5_hi$5$q) begin
+                l_smd$5 = b5_cap$5$q;
             end
         end
+        smr$5$d = l_smd$5 ^ k_off;
         l_pg$5 = 9'(prur$5$q) + 9'(b5_g$5$q);
         l_pn$5 = l_pg$5 - 9'(b5_s$5$q);
         if (l_pg$5 < 9'(b5_s$5$q)) begin
@@ -21125,7 +21183,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$5$d = l_pn$5[0+:8];
         end
         pru$5 = prur$5$q;
-        sm$5 = 32'(smr$5$q) - k_off32;
+        sm$5 = 32'(l_smv$5) - k_off32;
         l_a$6 = k0_26;
         l_b$6 = k0_26;
         l_nc$6 = k0_2;
@@ -21176,19 +21234,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$6$d = l_ng$6;
         b5_s$6$d = l_ns$6;
-        smr$6$d = smr$6$q + k8_26;
-        if (smr$6$q >= k_icap8) begin
-            smr$6$d = k_icap;
+        l_smd$6 = l_smv$6 + k8_26;
+        if (l_smv$6 >= k_icap8) begin
+            l_smd$6 = k_icap;
         end
         if (b5_v$6$q) begin
-            smr$6$d = smr$6$q - b5_z$6$q;
-            if (smr$6$q < b5_z$6$q) begin
-                smr$6$d = k0_26;
+            l_smd$6 = l_smv$6 - b5_z$6$q;
+            if (l_smv$6 < b5_z$6$q) begin
+                l_smd$6 = k0_26;
             end
-            if (smr$6$q > b5_hi$6$q) begin
-                smr$6$d = b5_cap$6$q;
+            if (l_smv$6 > b5_hi$6$q) begin
+                l_smd$6 = b5_cap$6$q;
             end
         end
+        smr$6$d = l_smd$6 ^ k_off;
         l_pg$6 = 9'(prur$6$q) + 9'(b5_g$6$q);
         l_pn$6 = l_pg$6 - 9'(b5_s$6$q);
         if (l_pg$6 < 9'(b5_s$6$q)) begin
@@ -21201,7 +21260,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$6$d = l_pn$6[0+:8];
         end
         pru$6 = prur$6$q;
-        sm$6 = 32'(smr$6$q) - k_off32;
+        sm$6 = 32'(l_smv$6) - k_off32;
         l_a$7 = k0_26;
         l_b$7 = k0_26;
         l_nc$7 = k0_2;
@@ -21252,19 +21311,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$7$d = l_ng$7;
         b5_s$7$d = l_ns$7;
-        smr$7$d = smr$7$q + k8_26;
-        if (smr$7$q >= k_icap8) begin
-            smr$7$d = k_icap;
+        l_smd$7 = l_smv$7 + k8_26;
+        if (l_smv$7 >= k_icap8) begin
+            l_smd$7 = k_icap;
         end
         if (b5_v$7$q) begin
-            smr$7$d = smr$7$q - b5_z$7$q;
-            if (smr$7$q < b5_z$7$q) begin
-                smr$7$d = k0_26;
+            l_smd$7 = l_smv$7 - b5_z$7$q;
+            if (l_smv$7 < b5_z$7$q) begin
+                l_smd$7 = k0_26;
             end
-            if (smr$7$q > b5_hi$7$q) begin
-                smr$7$d = b5_cap$7$q;
+            if (l_smv$7 > b5_hi$7$q) begin
+                l_smd$7 = b5_cap$7$q;
             end
         end
+        smr$7$d = l_smd$7 ^ k_off;
         l_pg$7 = 9'(prur$7$q) + 9'(b5_g$7$q);
         l_pn$7 = l_pg$7 - 9'(b5_s$7$q);
         if (l_pg$7 < 9'(b5_s$7$q)) begin
@@ -21277,7 +21337,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$7$d = l_pn$7[0+:8];
         end
         pru$7 = prur$7$q;
-        sm$7 = 32'(smr$7$q) - k_off32;
+        sm$7 = 32'(l_smv$7) - k_off32;
         l_a$8 = k0_26;
         l_b$8 = k0_26;
         l_nc$8 = k0_2;
@@ -21328,19 +21388,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$8$d = l_ng$8;
         b5_s$8$d = l_ns$8;
-        smr$8$d = smr$8$q + k8_26;
-        if (smr$8$q >= k_icap8) begin
-            smr$8$d = k_icap;
+        l_smd$8 = l_smv$8 + k8_26;
+        if (l_smv$8 >= k_icap8) begin
+            l_smd$8 = k_icap;
         end
         if (b5_v$8$q) begin
-            smr$8$d = smr$8$q - b5_z$8$q;
-            if (smr$8$q < b5_z$8$q) begin
-                smr$8$d = k0_26;
+            l_smd$8 = l_smv$8 - b5_z$8$q;
+            if (l_smv$8 < b5_z$8$q) begin
+                l_smd$8 = k0_26;
             end
-            if (smr$8$q > b5_hi$8$q) begin
-                smr$8$d = b5_cap$8$q;
+            if (l_smv$8 > b5_hi$8$q) begin
+                l_smd$8 = b5_cap$8$q;
             end
         end
+        smr$8$d = l_smd$8 ^ k_off;
         l_pg$8 = 9'(prur$8$q) + 9'(b5_g$8$q);
         l_pn$8 = l_pg$8 - 9'(b5_s$8$q);
         if (l_pg$8 < 9'(b5_s$8$q)) begin
@@ -21353,7 +21414,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$8$d = l_pn$8[0+:8];
         end
         pru$8 = prur$8$q;
-        sm$8 = 32'(smr$8$q) - k_off32;
+        sm$8 = 32'(l_smv$8) - k_off32;
         l_a$9 = k0_26;
         l_b$9 = k0_26;
         l_nc$9 = k0_2;
@@ -21404,19 +21465,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$9$d = l_ng$9;
         b5_s$9$d = l_ns$9;
-        smr$9$d = smr$9$q + k8_26;
-        if (smr$9$q >= k_icap8) begin
-            smr$9$d = k_icap;
+        l_smd$9 = l_smv$9 + k8_26;
+        if (l_smv$9 >= k_icap8) begin
+            l_smd$9 = k_icap;
         end
         if (b5_v$9$q) begin
-            smr$9$d = smr$9$q - b5_z$9$q;
-            if (smr$9$q < b5_z$9$q) begin
-                smr$9$d = k0_26;
+            l_smd$9 = l_smv$9 - b5_z$9$q;
+            if (l_smv$9 < b5_z$9$q) begin
+                l_smd$9 = k0_26;
             end
-            if (smr$9$q > b5_hi$9$q) begin
-                smr$9$d = b5_cap$9$q;
+            if (l_smv$9 > b5_hi$9$q) begin
+                l_smd$9 = b5_cap$9$q;
             end
         end
+        smr$9$d = l_smd$9 ^ k_off;
         l_pg$9 = 9'(prur$9$q) + 9'(b5_g$9$q);
         l_pn$9 = l_pg$9 - 9'(b5_s$9$q);
         if (l_pg$9 < 9'(b5_s$9$q)) begin
@@ -21429,7 +21491,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$9$d = l_pn$9[0+:8];
         end
         pru$9 = prur$9$q;
-        sm$9 = 32'(smr$9$q) - k_off32;
+        sm$9 = 32'(l_smv$9) - k_off32;
         l_a$10 = k0_26;
         l_b$10 = k0_26;
         l_nc$10 = k0_2;
@@ -21480,19 +21542,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$10$d = l_ng$10;
         b5_s$10$d = l_ns$10;
-        smr$10$d = smr$10$q + k8_26;
-        if (smr$10$q >= k_icap8) begin
-            smr$10$d = k_icap;
+        l_smd$10 = l_smv$10 + k8_26;
+        if (l_smv$10 >= k_icap8) begin
+            l_smd$10 = k_icap;
         end
         if (b5_v$10$q) begin
-            smr$10$d = smr$10$q - b5_z$10$q;
-            if (smr$10$q < b5_z$10$q) begin
-                smr$10$d = k0_26;
+            l_smd$10 = l_smv$10 - b5_z$10$q;
+            if (l_smv$10 < b5_z$10$q) begin
+                l_smd$10 = k0_26;
             end
-            if (smr$10$q > b5_hi$10$q) begin
-                smr$10$d = b5_cap$10$q;
+            if (l_smv$10 > b5_hi$10$q) begin
+                l_smd$10 = b5_cap$10$q;
             end
         end
+        smr$10$d = l_smd$10 ^ k_off;
         l_pg$10 = 9'(prur$10$q) + 9'(b5_g$10$q);
         l_pn$10 = l_pg$10 - 9'(b5_s$10$q);
         if (l_pg$10 < 9'(b5_s$10$q)) begin
@@ -21505,7 +21568,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$10$d = l_pn$10[0+:8];
         end
         pru$10 = prur$10$q;
-        sm$10 = 32'(smr$10$q) - k_off32;
+        sm$10 = 32'(l_smv$10) - k_off32;
         l_a$11 = k0_26;
         l_b$11 = k0_26;
         l_nc$11 = k0_2;
@@ -21556,19 +21619,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$11$d = l_ng$11;
         b5_s$11$d = l_ns$11;
-        smr$11$d = smr$11$q + k8_26;
-        if (smr$11$q >= k_icap8) begin
-            smr$11$d = k_icap;
+        l_smd$11 = l_smv$11 + k8_26;
+        if (l_smv$11 >= k_icap8) begin
+            l_smd$11 = k_icap;
         end
         if (b5_v$11$q) begin
-            smr$11$d = smr$11$q - b5_z$11$q;
-            if (smr$11$q < b5_z$11$q) begin
-                smr$11$d = k0_26;
+            l_smd$11 = l_smv$11 - b5_z$11$q;
+            if (l_smv$11 < b5_z$11$q) begin
+                l_smd$11 = k0_26;
             end
-            if (smr$11$q > b5_hi$11$q) begin
-                smr$11$d = b5_cap$11$q;
+            if (l_smv$11 > b5_hi$11$q) begin
+                l_smd$11 = b5_cap$11$q;
             end
         end
+        smr$11$d = l_smd$11 ^ k_off;
         l_pg$11 = 9'(prur$11$q) + 9'(b5_g$11$q);
         l_pn$11 = l_pg$11 - 9'(b5_s$11$q);
         if (l_pg$11 < 9'(b5_s$11$q)) begin
@@ -21581,7 +21645,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$11$d = l_pn$11[0+:8];
         end
         pru$11 = prur$11$q;
-        sm$11 = 32'(smr$11$q) - k_off32;
+        sm$11 = 32'(l_smv$11) - k_off32;
         l_a$12 = k0_26;
         l_b$12 = k0_26;
         l_nc$12 = k0_2;
@@ -21632,19 +21696,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$12$d = l_ng$12;
         b5_s$12$d = l_ns$12;
-        smr$12$d = smr$12$q + k8_26;
-        if (smr$12$q >= k_icap8) begin
-            smr$12$d = k_icap;
+        l_smd$12 = l_smv$12 + k8_26;
+        if (l_smv$12 >= k_icap8) begin
+            l_smd$12 = k_icap;
         end
         if (b5_v$12$q) begin
-            smr$12$d = smr$12$q - b5_z$12$q;
-            if (smr$12$q < b5_z$12$q) begin
-                smr$12$d = k0_26;
+            l_smd$12 = l_smv$12 - b5_z$12$q;
+            if (l_smv$12 < b5_z$12$q) begin
+                l_smd$12 = k0_26;
             end
-            if (smr$12$q > b5_hi$12$q) begin
-                smr$12$d = b5_cap$12$q;
+            if (l_smv$12 > b5_hi$12$q) begin
+                l_smd$12 = b5_cap$12$q;
             end
         end
+        smr$12$d = l_smd$12 ^ k_off;
         l_pg$12 = 9'(prur$12$q) + 9'(b5_g$12$q);
         l_pn$12 = l_pg$12 - 9'(b5_s$12$q);
         if (l_pg$12 < 9'(b5_s$12$q)) begin
@@ -21657,7 +21722,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$12$d = l_pn$12[0+:8];
         end
         pru$12 = prur$12$q;
-        sm$12 = 32'(smr$12$q) - k_off32;
+        sm$12 = 32'(l_smv$12) - k_off32;
         l_a$13 = k0_26;
         l_b$13 = k0_26;
         l_nc$13 = k0_2;
@@ -21708,19 +21773,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$13$d = l_ng$13;
         b5_s$13$d = l_ns$13;
-        smr$13$d = smr$13$q + k8_26;
-        if (smr$13$q >= k_icap8) begin
-            smr$13$d = k_icap;
+        l_smd$13 = l_smv$13 + k8_26;
+        if (l_smv$13 >= k_icap8) begin
+            l_smd$13 = k_icap;
         end
         if (b5_v$13$q) begin
-            smr$13$d = smr$13$q - b5_z$13$q;
-            if (smr$13$q < b5_z$13$q) begin
-                smr$13$d = k0_26;
+            l_smd$13 = l_smv$13 - b5_z$13$q;
+            if (l_smv$13 < b5_z$13$q) begin
+                l_smd$13 = k0_26;
             end
-            if (smr$13$q > b5_hi$13$q) begin
-                smr$13$d = b5_cap$13$q;
+            if (l_smv$13 > b5_hi$13$q) begin
+                l_smd$13 = b5_cap$13$q;
             end
         end
+        smr$13$d = l_smd$13 ^ k_off;
         l_pg$13 = 9'(prur$13$q) + 9'(b5_g$13$q);
         l_pn$13 = l_pg$13 - 9'(b5_s$13$q);
         if (l_pg$13 < 9'(b5_s$13$q)) begin
@@ -21733,7 +21799,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$13$d = l_pn$13[0+:8];
         end
         pru$13 = prur$13$q;
-        sm$13 = 32'(smr$13$q) - k_off32;
+        sm$13 = 32'(l_smv$13) - k_off32;
         l_a$14 = k0_26;
         l_b$14 = k0_26;
         l_nc$14 = k0_2;
@@ -21784,19 +21850,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$14$d = l_ng$14;
         b5_s$14$d = l_ns$14;
-        smr$14$d = smr$14$q + k8_26;
-        if (smr$14$q >= k_icap8) begin
-            smr$14$d = k_icap;
+        l_smd$14 = l_smv$14 + k8_26;
+        if (l_smv$14 >= k_icap8) begin
+            l_smd$14 = k_icap;
         end
         if (b5_v$14$q) begin
-            smr$14$d = smr$14$q - b5_z$14$q;
-            if (smr$14$q < b5_z$14$q) begin
-                smr$14$d = k0_26;
+            l_smd$14 = l_smv$14 - b5_z$14$q;
+            if (l_smv$14 < b5_z$14$q) begin
+                l_smd$14 = k0_26;
             end
-            if (smr$14$q > b5_hi$14$q) begin
-                smr$14$d = b5_cap$14$q;
+            if (l_smv$14 > b5_hi$14$q) begin
+                l_smd$14 = b5_cap$14$q;
             end
         end
+        smr$14$d = l_smd$14 ^ k_off;
         l_pg$14 = 9'(prur$14$q) + 9'(b5_g$14$q);
         l_pn$14 = l_pg$14 - 9'(b5_s$14$q);
         if (l_pg$14 < 9'(b5_s$14$q)) begin
@@ -21809,7 +21876,7 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$14$d = l_pn$14[0+:8];
         end
         pru$14 = prur$14$q;
-        sm$14 = 32'(smr$14$q) - k_off32;
+        sm$14 = 32'(l_smv$14) - k_off32;
         l_a$15 = k0_26;
         l_b$15 = k0_26;
         l_nc$15 = k0_2;
@@ -21860,19 +21927,20 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
         end
         b5_g$15$d = l_ng$15;
         b5_s$15$d = l_ns$15;
-        smr$15$d = smr$15$q + k8_26;
-        if (smr$15$q >= k_icap8) begin
-            smr$15$d = k_icap;
+        l_smd$15 = l_smv$15 + k8_26;
+        if (l_smv$15 >= k_icap8) begin
+            l_smd$15 = k_icap;
         end
         if (b5_v$15$q) begin
-            smr$15$d = smr$15$q - b5_z$15$q;
-            if (smr$15$q < b5_z$15$q) begin
-                smr$15$d = k0_26;
+            l_smd$15 = l_smv$15 - b5_z$15$q;
+            if (l_smv$15 < b5_z$15$q) begin
+                l_smd$15 = k0_26;
             end
-            if (smr$15$q > b5_hi$15$q) begin
-                smr$15$d = b5_cap$15$q;
+            if (l_smv$15 > b5_hi$15$q) begin
+                l_smd$15 = b5_cap$15$q;
             end
         end
+        smr$15$d = l_smd$15 ^ k_off;
         l_pg$15 = 9'(prur$15$q) + 9'(b5_g$15$q);
         l_pn$15 = l_pg$15 - 9'(b5_s$15$q);
         if (l_pg$15 < 9'(b5_s$15$q)) begin
@@ -21885,54 +21953,54 @@ module sadm_p16$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cfg$sm_o
             prur$15$d = l_pn$15[0+:8];
         end
         pru$15 = prur$15$q;
-        sm$15 = 32'(smr$15$q) - k_off32;
+        sm$15 = 32'(l_smv$15) - k_off32;
         if (reset) begin
-            smr$0$d = k_off;
+            smr$0$d = k0_26;
             prur$0$d = k0_8;
             b5_v$0$d = 1'b0;
-            smr$1$d = k_off;
+            smr$1$d = k0_26;
             prur$1$d = k0_8;
             b5_v$1$d = 1'b0;
-            smr$2$d = k_off;
+            smr$2$d = k0_26;
             prur$2$d = k0_8;
             b5_v$2$d = 1'b0;
-            smr$3$d = k_off;
+            smr$3$d = k0_26;
             prur$3$d = k0_8;
             b5_v$3$d = 1'b0;
-            smr$4$d = k_off;
+            smr$4$d = k0_26;
             prur$4$d = k0_8;
             b5_v$4$d = 1'b0;
-            smr$5$d = k_off;
+            smr$5$d = k0_26;
             prur$5$d = k0_8;
             b5_v$5$d = 1'b0;
-            smr$6$d = k_off;
+            smr$6$d = k0_26;
             prur$6$d = k0_8;
             b5_v$6$d = 1'b0;
-            smr$7$d = k_off;
+            smr$7$d = k0_26;
             prur$7$d = k0_8;
             b5_v$7$d = 1'b0;
-            smr$8$d = k_off;
+            smr$8$d = k0_26;
             prur$8$d = k0_8;
             b5_v$8$d = 1'b0;
-            smr$9$d = k_off;
+            smr$9$d = k0_26;
             prur$9$d = k0_8;
             b5_v$9$d = 1'b0;
-            smr$10$d = k_off;
+            smr$10$d = k0_26;
             prur$10$d = k0_8;
             b5_v$10$d = 1'b0;
-            smr$11$d = k_off;
+            smr$11$d = k0_26;
             prur$11$d = k0_8;
             b5_v$11$d = 1'b0;
-            smr$12$d = k_off;
+            smr$12$d = k0_26;
             prur$12$d = k0_8;
             b5_v$12$d = 1'b0;
-            smr$13$d = k_off;
+            smr$13$d = k0_26;
             prur$13$d = k0_8;
             b5_v$13$d = 1'b0;
-            smr$14$d = k_off;
+            smr$14$d = k0_26;
             prur$14$d = k0_8;
             b5_v$14$d = 1'b0;
-            smr$15$d = k_off;
+            smr$15$d = k0_26;
             prur$15$d = k0_8;
             b5_v$15$d = 1'b0;
             p2_v$0$d = 1'b0;

@@ -6960,6 +6960,14 @@ module switch2_p4$adm$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cf
     reg  l_hit$1;
     reg  l_hit$2;
     reg  l_hit$3;
+    reg  [25:0] l_smv$0;
+    reg  [25:0] l_smv$1;
+    reg  [25:0] l_smv$2;
+    reg  [25:0] l_smv$3;
+    reg  [25:0] l_smd$0;
+    reg  [25:0] l_smd$1;
+    reg  [25:0] l_smd$2;
+    reg  [25:0] l_smd$3;
     reg  l_h5$0;
     reg  [25:0] l_s$0;
     reg  [7:0] l_r$0;
@@ -7381,26 +7389,30 @@ module switch2_p4$adm$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cf
         k_cap$1$d = k_cap$0$q - k_mtu$q;
         k_cap$2$d = k_cap$1$q - k_mtu$q;
         k_cap$3$d = k_cap$2$q - k_mtu$q;
+        l_smv$0 = smr$0$q ^ k_off;
+        l_smv$1 = smr$1$q ^ k_off;
+        l_smv$2 = smr$2$q ^ k_off;
+        l_smv$3 = smr$3$q ^ k_off;
         l_s$0 = k0_26;
         l_r$0 = k0_8;
         l_hit$0 = q_o$0 == k_idx$0;
         if (l_hit$0) begin
-            l_s$0 = l_s$0 | smr$0$q;
+            l_s$0 = l_s$0 | l_smv$0;
             l_r$0 = l_r$0 | prur$0$q;
         end
         l_hit$1 = q_o$0 == k_idx$1;
         if (l_hit$1) begin
-            l_s$0 = l_s$0 | smr$1$q;
+            l_s$0 = l_s$0 | l_smv$1;
             l_r$0 = l_r$0 | prur$1$q;
         end
         l_hit$2 = q_o$0 == k_idx$2;
         if (l_hit$2) begin
-            l_s$0 = l_s$0 | smr$2$q;
+            l_s$0 = l_s$0 | l_smv$2;
             l_r$0 = l_r$0 | prur$2$q;
         end
         l_hit$3 = q_o$0 == k_idx$3;
         if (l_hit$3) begin
-            l_s$0 = l_s$0 | smr$3$q;
+            l_s$0 = l_s$0 | l_smv$3;
             l_r$0 = l_r$0 | prur$3$q;
         end
         p2_v$0$d = cfg$on & q_v$0 & q_ok$0 & (q_o$0 < k_n8) & q_bf$0[32'h7];
@@ -7418,7 +7430,9 @@ module switch2_p4$adm$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cf
         l_c$0 = 1'b0;
         if (l_cong$0) begin
             l_src$0 = ~p2_bf$0$q[32'h1];
-            l_bf$0 = (p2_bf$0$q | k_dec) & k_ninc;
+            if (l_src$0) begin
+                l_bf$0 = (p2_bf$0$q | k_dec) & k_ninc;
+            end
         end
         else if (p2_bf$0$q[32'h4]) begin
             l_g$0 = ~p2_bf$0$q[32'h3] & (p2_r$0$q < cfg$pru_cap);
@@ -7498,19 +7512,20 @@ module switch2_p4$adm$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cf
         end
         b5_g$0$d = l_ng$0;
         b5_s$0$d = l_ns$0;
-        smr$0$d = smr$0$q + k8_26;
-        if (smr$0$q >= k_icap8) begin
-            smr$0$d = k_icap;
+        l_smd$0 = l_smv$0 + k8_26;
+        if (l_smv$0 >= k_icap8) begin
+            l_smd$0 = k_icap;
         end
         if (b5_v$0$q) begin
-            smr$0$d = smr$0$q - b5_z$0$q;
-            if (smr$0$q < b5_z$0$q) begin
-                smr$0$d = k0_26;
+            l_smd$0 = l_smv$0 - b5_z$0$q;
+            if (l_smv$0 < b5_z$0$q) begin
+                l_smd$0 = k0_26;
             end
-            if (smr$0$q > b5_hi$0$q) begin
-                smr$0$d = b5_cap$0$q;
+            if (l_smv$0 > b5_hi$0$q) begin
+                l_smd$0 = b5_cap$0$q;
             end
         end
+        smr$0$d = l_smd$0 ^ k_off;
         l_pg$0 = 9'(prur$0$q) + 9'(b5_g$0$q);
         l_pn$0 = l_pg$0 - 9'(b5_s$0$q);
         if (l_pg$0 < 9'(b5_s$0$q)) begin
@@ -7523,7 +7538,7 @@ module switch2_p4$adm$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cf
             prur$0$d = l_pn$0[0+:8];
         end
         pru$0 = prur$0$q;
-        sm$0 = 32'(smr$0$q) - k_off32;
+        sm$0 = 32'(l_smv$0) - k_off32;
         l_a$1 = k0_26;
         l_b$1 = k0_26;
         l_nc$1 = k0_2;
@@ -7559,19 +7574,20 @@ module switch2_p4$adm$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cf
         end
         b5_g$1$d = l_ng$1;
         b5_s$1$d = l_ns$1;
-        smr$1$d = smr$1$q + k8_26;
-        if (smr$1$q >= k_icap8) begin
-            smr$1$d = k_icap;
+        l_smd$1 = l_smv$1 + k8_26;
+        if (l_smv$1 >= k_icap8) begin
+            l_smd$1 = k_icap;
         end
         if (b5_v$1$q) begin
-            smr$1$d = smr$1$q - b5_z$1$q;
-            if (smr$1$q < b5_z$1$q) begin
-                smr$1$d = k0_26;
+            l_smd$1 = l_smv$1 - b5_z$1$q;
+            if (l_smv$1 < b5_z$1$q) begin
+                l_smd$1 = k0_26;
             end
-            if (smr$1$q > b5_hi$1$q) begin
-                smr$1$d = b5_cap$1$q;
+            if (l_smv$1 > b5_hi$1$q) begin
+                l_smd$1 = b5_cap$1$q;
             end
         end
+        smr$1$d = l_smd$1 ^ k_off;
         l_pg$1 = 9'(prur$1$q) + 9'(b5_g$1$q);
         l_pn$1 = l_pg$1 - 9'(b5_s$1$q);
         if (l_pg$1 < 9'(b5_s$1$q)) begin
@@ -7584,7 +7600,7 @@ module switch2_p4$adm$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cf
             prur$1$d = l_pn$1[0+:8];
         end
         pru$1 = prur$1$q;
-        sm$1 = 32'(smr$1$q) - k_off32;
+        sm$1 = 32'(l_smv$1) - k_off32;
         l_a$2 = k0_26;
         l_b$2 = k0_26;
         l_nc$2 = k0_2;
@@ -7620,19 +7636,20 @@ module switch2_p4$adm$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cf
         end
         b5_g$2$d = l_ng$2;
         b5_s$2$d = l_ns$2;
-        smr$2$d = smr$2$q + k8_26;
-        if (smr$2$q >= k_icap8) begin
-            smr$2$d = k_icap;
+        l_smd$2 = l_smv$2 + k8_26;
+        if (l_smv$2 >= k_icap8) begin
+            l_smd$2 = k_icap;
         end
         if (b5_v$2$q) begin
-            smr$2$d = smr$2$q - b5_z$2$q;
-            if (smr$2$q < b5_z$2$q) begin
-                smr$2$d = k0_26;
+            l_smd$2 = l_smv$2 - b5_z$2$q;
+            if (l_smv$2 < b5_z$2$q) begin
+                l_smd$2 = k0_26;
             end
-            if (smr$2$q > b5_hi$2$q) begin
-                smr$2$d = b5_cap$2$q;
+            if (l_smv$2 > b5_hi$2$q) begin
+                l_smd$2 = b5_cap$2$q;
             end
         end
+        smr$2$d = l_smd$2 ^ k_off;
         l_pg$2 = 9'(prur$2$q) + 9'(b5_g$2$q);
         l_pn$2 = l_pg$2 - 9'(b5_s$2$q);
         if (l_pg$2 < 9'(b5_s$2$q)) begin
@@ -7645,7 +7662,7 @@ module switch2_p4$adm$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cf
             prur$2$d = l_pn$2[0+:8];
         end
         pru$2 = prur$2$q;
-        sm$2 = 32'(smr$2$q) - k_off32;
+        sm$2 = 32'(l_smv$2) - k_off32;
         l_a$3 = k0_26;
         l_b$3 = k0_26;
         l_nc$3 = k0_2;
@@ -7681,19 +7698,20 @@ module switch2_p4$adm$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cf
         end
         b5_g$3$d = l_ng$3;
         b5_s$3$d = l_ns$3;
-        smr$3$d = smr$3$q + k8_26;
-        if (smr$3$q >= k_icap8) begin
-            smr$3$d = k_icap;
+        l_smd$3 = l_smv$3 + k8_26;
+        if (l_smv$3 >= k_icap8) begin
+            l_smd$3 = k_icap;
         end
         if (b5_v$3$q) begin
-            smr$3$d = smr$3$q - b5_z$3$q;
-            if (smr$3$q < b5_z$3$q) begin
-                smr$3$d = k0_26;
+            l_smd$3 = l_smv$3 - b5_z$3$q;
+            if (l_smv$3 < b5_z$3$q) begin
+                l_smd$3 = k0_26;
             end
-            if (smr$3$q > b5_hi$3$q) begin
-                smr$3$d = b5_cap$3$q;
+            if (l_smv$3 > b5_hi$3$q) begin
+                l_smd$3 = b5_cap$3$q;
             end
         end
+        smr$3$d = l_smd$3 ^ k_off;
         l_pg$3 = 9'(prur$3$q) + 9'(b5_g$3$q);
         l_pn$3 = l_pg$3 - 9'(b5_s$3$q);
         if (l_pg$3 < 9'(b5_s$3$q)) begin
@@ -7706,18 +7724,18 @@ module switch2_p4$adm$bp(clock,reset,cfg$on,cfg$cc_thresh,cfg$mtu,cfg$pru_cap,cf
             prur$3$d = l_pn$3[0+:8];
         end
         pru$3 = prur$3$q;
-        sm$3 = 32'(smr$3$q) - k_off32;
+        sm$3 = 32'(l_smv$3) - k_off32;
         if (reset) begin
-            smr$0$d = k_off;
+            smr$0$d = k0_26;
             prur$0$d = k0_8;
             b5_v$0$d = 1'b0;
-            smr$1$d = k_off;
+            smr$1$d = k0_26;
             prur$1$d = k0_8;
             b5_v$1$d = 1'b0;
-            smr$2$d = k_off;
+            smr$2$d = k0_26;
             prur$2$d = k0_8;
             b5_v$2$d = 1'b0;
-            smr$3$d = k_off;
+            smr$3$d = k0_26;
             prur$3$d = k0_8;
             b5_v$3$d = 1'b0;
             p2_v$0$d = 1'b0;

@@ -25,8 +25,9 @@
 //! read them:
 //! * **SM** (every Bolt data packet): the token after it is `min(S - L, MTU)`, less an MTU
 //!   if it spends one (below).
-//! * If `Q >= cc_thresh` (congested): an SRC unless the packet has DEC (`src`); the
-//!   packet's flags get DEC set and INC cleared.
+//! * If `Q >= cc_thresh` (congested): unless the packet has DEC, an SRC (`src`) and the
+//!   packet's flags get DEC set and INC cleared (Algorithm 7 line 10 is inside `if not
+//!   pkt.dec`); a congested packet with DEC goes on unchanged.
 //! * Else if LAST: unless FIRST, one PRU token is earned while `R < pru_cap` (a FIRST and
 //!   LAST packet changes no token and keeps INC, Algorithm 7 lines 11-12).
 //! * Else if INC: a PRU token is spent if `R > 0`; else an MTU of supply is spent if
@@ -37,9 +38,9 @@
 //!
 //! # The tokens
 //! Per output `o`, `sm[o]` holds the supply token plus `2^24` (so it is never negative:
-//! the token is floored at `-2^24`), and `pru[o]` the PRU tokens. A reset sets every supply
-//! token to 0 and the PRU tokens to 0 (the switch is reset before it runs: the registers'
-//! power-up 0 is a supply token of `-2^24`).
+//! the token is floored at `-2^24`; the register keeps it with bit 24 inverted, so that its
+//! power-up 0 is a token of 0), and `pru[o]` the PRU tokens. A reset, like power-up, sets
+//! every supply token to 0 and the PRU tokens to 0.
 //! * **Supply, 8 bytes a cycle** (a 64-bit word per cycle is the line rate). In a cycle
 //!   with no data packet of `o` in P5, `sm ← min(sm + 8, 2^24 + 2^20)` (the supply an idle
 //!   output gathers is capped at 1 MiB, above any `MTU + L` with `L < 2^17` (an IPv4
@@ -120,6 +121,8 @@ pub struct BoltPolicy<const N: usize, const K: usize> {
     pub pru: [Signal<Out, Bits<8>>; N],
     pub sm: [Signal<Out, Bits<32>>; N],
 
+    // the supply token plus 2^24, stored with bit 24 inverted (so that the registers'
+    // power-up 0 is a token of 0, as a reset makes it): `l_smv` reads it, `l_smd` writes it
     smr: [DFF<Bits<26>>; N],
     prur: [DFF<Bits<8>>; N],
     // the configuration's derived constants, registered
@@ -163,6 +166,8 @@ pub struct BoltPolicy<const N: usize, const K: usize> {
     b5_s: [DFF<Bits<2>>; N],
 
     l_hit: [L<bool>; N],
+    l_smv: [L<Bits<26>>; N],
+    l_smd: [L<Bits<26>>; N],
     l_h5: [L<bool>; K],
     l_s: [L<Bits<26>>; K],
     l_r: [L<Bits<8>>; K],
@@ -233,6 +238,8 @@ impl<const N: usize, const K: usize> BoltPolicy<N, K> {
             pru: arr(),
             sm: arr(),
             smr: arr(),
+            l_smv: arr(),
+            l_smd: arr(),
             prur: arr(),
             k_lm: Default::default(),
             k_cap: arr(),
@@ -368,6 +375,9 @@ impl<const N: usize, const K: usize> Logic for BoltPolicy<N, K> {
             self.k_cap[x].d.next = self.k_cap[x - 1].q.val() - self.k_mtu.q.val();
         }
 
+        for o in 0..N {
+            self.l_smv[o].next = self.smr[o].q.val() ^ self.k_off.val();
+        }
         // ---------------- per lane: P2 reads, P3 decides, P4 waits ----------------
         for l in 0..K {
             self.l_s[l].next = self.k0_26.val();
@@ -375,7 +385,7 @@ impl<const N: usize, const K: usize> Logic for BoltPolicy<N, K> {
             for o in 0..N {
                 self.l_hit[o].next = self.q_o[l].val() == self.k_idx[o].val();
                 if self.l_hit[o].val() {
-                    self.l_s[l].next = self.l_s[l].val() | self.smr[o].q.val();
+                    self.l_s[l].next = self.l_s[l].val() | self.l_smv[o].val();
                     self.l_r[l].next = self.l_r[l].val() | self.prur[o].q.val();
                 }
             }
@@ -400,8 +410,13 @@ impl<const N: usize, const K: usize> Logic for BoltPolicy<N, K> {
             self.l_sp[l].next = false;
             self.l_c[l].next = false;
             if self.l_cong[l].val() {
+                // thesis Algorithm 7 lines 5-10: DEC set and INC cleared with the SRC; a
+                // packet that already has DEC goes on unchanged
                 self.l_src[l].next = !self.p2_bf[l].q.val().get_bit(1);
-                self.l_bf[l].next = (self.p2_bf[l].q.val() | self.k_dec.val()) & self.k_ninc.val();
+                if self.l_src[l].val() {
+                    self.l_bf[l].next =
+                        (self.p2_bf[l].q.val() | self.k_dec.val()) & self.k_ninc.val();
+                }
             } else if self.p2_bf[l].q.val().get_bit(4) {
                 self.l_g[l].next = !self.p2_bf[l].q.val().get_bit(3)
                     & (self.p2_r[l].q.val() < self.cfg.pru_cap.val());
@@ -491,19 +506,20 @@ impl<const N: usize, const K: usize> Logic for BoltPolicy<N, K> {
             self.b5_s[o].d.next = self.l_ns[o].val();
 
             // the supply token
-            self.smr[o].d.next = self.smr[o].q.val() + self.k8_26.val();
-            if self.smr[o].q.val() >= self.k_icap8.val() {
-                self.smr[o].d.next = self.k_icap.val();
+            self.l_smd[o].next = self.l_smv[o].val() + self.k8_26.val();
+            if self.l_smv[o].val() >= self.k_icap8.val() {
+                self.l_smd[o].next = self.k_icap.val();
             }
             if self.b5_v[o].q.val() {
-                self.smr[o].d.next = self.smr[o].q.val() - self.b5_z[o].q.val();
-                if self.smr[o].q.val() < self.b5_z[o].q.val() {
-                    self.smr[o].d.next = self.k0_26.val();
+                self.l_smd[o].next = self.l_smv[o].val() - self.b5_z[o].q.val();
+                if self.l_smv[o].val() < self.b5_z[o].q.val() {
+                    self.l_smd[o].next = self.k0_26.val();
                 }
-                if self.smr[o].q.val() > self.b5_hi[o].q.val() {
-                    self.smr[o].d.next = self.b5_cap[o].q.val();
+                if self.l_smv[o].val() > self.b5_hi[o].q.val() {
+                    self.l_smd[o].next = self.b5_cap[o].q.val();
                 }
             }
+            self.smr[o].d.next = self.l_smd[o].val() ^ self.k_off.val();
             // the PRU tokens
             self.l_pg[o].next =
                 bit_cast::<9, 8>(self.prur[o].q.val()) + bit_cast::<9, 2>(self.b5_g[o].q.val());
@@ -518,13 +534,13 @@ impl<const N: usize, const K: usize> Logic for BoltPolicy<N, K> {
                 self.prur[o].d.next = self.l_pn[o].val().get_bits::<8>(0);
             }
             self.pru[o].next = self.prur[o].q.val();
-            self.sm[o].next = bit_cast::<32, 26>(self.smr[o].q.val()) - self.k_off32.val();
+            self.sm[o].next = bit_cast::<32, 26>(self.l_smv[o].val()) - self.k_off32.val();
         }
 
         // ---------------- reset ----------------
         if self.reset.val() {
             for o in 0..N {
-                self.smr[o].d.next = self.k_off.val();
+                self.smr[o].d.next = self.k0_26.val();
                 self.prur[o].d.next = self.k0_8.val();
                 self.b5_v[o].d.next = false;
             }

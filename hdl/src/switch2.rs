@@ -37,7 +37,7 @@
 //!   `RECIRC_DEPTH - 5K + 1`, so a recirculation FIFO never overflows. Outputs `mode[o]`,
 //!   `dod[p]` (a pipe's headers not yet back), `metered`, `deflected`, `recirculated`.
 //! * `bolt`, `cfg.link_rate`: Bolt (thesis Algorithms 7 and 9): the admission's policy
-//!   ([`crate::sbolt`]) decides per data packet (congested: an SRC unless DEC, DEC set;
+//!   ([`crate::sbolt`]) decides per data packet (congested without DEC: an SRC, DEC set, INC cleared;
 //!   PRU and supply tokens for INC) without changing what is admitted; the buffer
 //!   rewrites the packet's Bolt flags and sends its SRC back out of the port it came in
 //!   on, from that port's SRC slots, at a packet boundary ahead of every band

@@ -544,7 +544,13 @@ pub fn bolt_decide(c: &BoltCfgV, bf: u8, l: u32, q: u32, r: u8, s: i64) -> (bool
         } else {
             BoltAct::DecKept
         };
-        (act == BoltAct::Src, (bf | BOLT_DEC) & !BOLT_INC, act)
+        // Algorithm 7 line 10 is inside `if not pkt.dec`: with DEC the packet is unchanged
+        let nbf = if act == BoltAct::Src {
+            (bf | BOLT_DEC) & !BOLT_INC
+        } else {
+            bf
+        };
+        (act == BoltAct::Src, nbf, act)
     } else if bf & BOLT_LAST != 0 {
         let act = if bf & BOLT_FIRST != 0 {
             BoltAct::FirstLast
@@ -570,7 +576,8 @@ pub fn bolt_decide(c: &BoltCfgV, bf: u8, l: u32, q: u32, r: u8, s: i64) -> (bool
 /// The branch of a Bolt decision ([`bolt_decide`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoltAct {
-    /// Congested: an SRC; congested with DEC already set: no SRC.
+    /// Congested: an SRC (DEC set, INC cleared); congested with DEC already set: no SRC,
+    /// flags unchanged.
     Src,
     DecKept,
     /// LAST without FIRST: a PRU token earned, or not at the cap; FIRST and LAST.

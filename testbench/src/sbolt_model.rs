@@ -101,7 +101,8 @@ impl BoltModel {
         assert!((1..=3).contains(&k) && (1..=255).contains(&n));
         Self {
             n,
-            smr: vec![0; n],
+            // power-up: a token of 0 (the RTL keeps bit 24 inverted)
+            smr: vec![OFF; n],
             prur: vec![0; n],
             k_lm: 0,
             k_mtu: 0,
@@ -186,7 +187,9 @@ impl BoltModel {
                 let (mut bf, mut src, mut g, mut sp, mut cs) = (x.bf, false, false, false, false);
                 if cong {
                     src = x.bf & F_DEC == 0;
-                    bf = (x.bf | F_DEC) & !F_INC;
+                    if src {
+                        bf = (x.bf | F_DEC) & !F_INC;
+                    }
                 } else if x.bf & F_LAST != 0 {
                     g = x.bf & F_FIRST == 0 && x.r < c.pru_cap;
                 } else if x.bf & F_INC != 0 {

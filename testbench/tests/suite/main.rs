@@ -26,6 +26,7 @@ mod sing_equivalence;
 mod sque_equivalence;
 mod statereg_equivalence;
 mod switch2_equivalence;
+mod switch2_scenarios;
 mod switch_equivalence;
 mod switch_scenarios;
 mod timer_equivalence;

@@ -20,7 +20,7 @@ use nt_testbench::switch_model::SwitchModel;
 
 /// A DATA frame of `bytes` (64..=1088) from port `src` to port `dst`, in band `band` by
 /// `tos` (its DSCP field: `tos = band << 2`, ECN bits 0).
-fn data_frame(src: usize, dst: usize, bytes: usize, band: u8, seq: u16) -> Vec<u8> {
+pub(crate) fn data_frame(src: usize, dst: usize, bytes: usize, band: u8, seq: u16) -> Vec<u8> {
     Frame {
         dst_mac: port_mac(dst),
         src_mac: port_mac(src),
@@ -593,7 +593,13 @@ fn two_to_1_incast_trims_exactly_the_excess_and_loses_no_header() {
 
 /// A Bolt DATA frame: `flags` (Listing 4.1; the data flag is added) and `t_data_tx` in the
 /// Bolt bytes.
-fn bolt_frame(src: usize, dst: usize, bytes: usize, flags: u8, t_data_tx: u32) -> Vec<u8> {
+pub(crate) fn bolt_frame(
+    src: usize,
+    dst: usize,
+    bytes: usize,
+    flags: u8,
+    t_data_tx: u32,
+) -> Vec<u8> {
     let mut f = data_frame(src, dst, bytes, 1, t_data_tx as u16);
     let b = BOLT_OFFSET;
     f[b + 4] = BOLT_DATA | flags;
@@ -631,11 +637,11 @@ fn a_bolt_src_never_carries_a_group_source_mac() {
     assert_eq!(h.out[3][0].1[0..6], dst_mac[..]);
 }
 
-fn bolt_flags(f: &[u8]) -> u8 {
+pub(crate) fn bolt_flags(f: &[u8]) -> u8 {
     f[BOLT_OFFSET + 4]
 }
 
-fn t_data_tx(f: &[u8]) -> u32 {
+pub(crate) fn t_data_tx(f: &[u8]) -> u32 {
     u32::from_be_bytes(f[BOLT_OFFSET + 5..BOLT_OFFSET + 9].try_into().unwrap())
 }
 
@@ -742,64 +748,68 @@ fn bolt_sends_one_src_per_data_packet_at_or_above_threshold_without_dec() {
 /// MTU 1088, PRU cap 2).
 #[test]
 fn bolt_pru_and_sm_tokens_follow_algorithms_7_and_9_step_by_step() {
-    // (start cycle, bytes, flags, sm after, pru after, INC out)
-    #[rustfmt::skip]
-    let steps: [BoltStep; 12] = [
-        // elapsed 6: 0 + 48 - 1088; LAST with FIRST: no PRU token
-        (0, 1088, BOLT_LAST | BOLT_FIRST, -1040, 0, false),
-        // elapsed 300: -1040 + 2400 - 1088; LAST without FIRST: +1
-        (300, 1088, BOLT_LAST, 272, 1, false),
-        // elapsed 136: 272 + 1088 - 64 capped at the MTU
-        (436, 64, BOLT_LAST, 1088, 2, false),
-        // +64 - 64; PRU at its cap
-        (444, 64, BOLT_LAST, 1088, 2, false),
-        // INC: a PRU token is consumed, INC kept
-        (452, 64, BOLT_INC, 1088, 1, true),
-        (460, 64, BOLT_INC, 1088, 0, true),
-        // INC, no PRU token, SM >= MTU: an SM token is consumed, INC kept
-        (468, 64, BOLT_INC, 0, 0, true),
-        // INC, no token of either kind: INC cleared
-        (476, 64, BOLT_INC, 0, 0, false),
-        // idle: elapsed 1524, 0 + 12192 - 64 capped at 1088; INC takes an SM token
-        (2000, 64, BOLT_INC, 0, 0, true),
-        // elapsed 8: 0 + 64 - 64 = 0 < MTU: INC cleared
-        (2008, 64, BOLT_INC, 0, 0, false),
-        // no flag: the token only accrues
-        (2016, 64, 0, 0, 0, false),
-        // LAST before INC (else-if): FIRST set, so nothing; SM capped at MTU
-        (4000, 1088, BOLT_LAST | BOLT_FIRST | BOLT_INC, 1088, 0, true),
-    ];
-    bolt_token_steps(true, &steps);
+    bolt_token_steps(true, &BOLT_STEPS);
 }
+
+/// The token steps with supply matching on: `(start cycle, bytes, flags, sm after, pru
+/// after, INC out)`, worked out by hand (8 bytes of supply per cycle, MTU 1088, PRU cap 2).
+#[rustfmt::skip]
+pub(crate) const BOLT_STEPS: [BoltStep; 12] = [
+    // elapsed 6: 0 + 48 - 1088; LAST with FIRST: no PRU token
+    (0, 1088, BOLT_LAST | BOLT_FIRST, -1040, 0, false),
+    // elapsed 300: -1040 + 2400 - 1088; LAST without FIRST: +1
+    (300, 1088, BOLT_LAST, 272, 1, false),
+    // elapsed 136: 272 + 1088 - 64 capped at the MTU
+    (436, 64, BOLT_LAST, 1088, 2, false),
+    // +64 - 64; PRU at its cap
+    (444, 64, BOLT_LAST, 1088, 2, false),
+    // INC: a PRU token is consumed, INC kept
+    (452, 64, BOLT_INC, 1088, 1, true),
+    (460, 64, BOLT_INC, 1088, 0, true),
+    // INC, no PRU token, SM >= MTU: an SM token is consumed, INC kept
+    (468, 64, BOLT_INC, 0, 0, true),
+    // INC, no token of either kind: INC cleared
+    (476, 64, BOLT_INC, 0, 0, false),
+    // idle: elapsed 1524, 0 + 12192 - 64 capped at 1088; INC takes an SM token
+    (2000, 64, BOLT_INC, 0, 0, true),
+    // elapsed 8: 0 + 64 - 64 = 0 < MTU: INC cleared
+    (2008, 64, BOLT_INC, 0, 0, false),
+    // no flag: the token only accrues
+    (2016, 64, 0, 0, 0, false),
+    // LAST before INC (else-if): FIRST set, so nothing; SM capped at MTU
+    (4000, 1088, BOLT_LAST | BOLT_FIRST | BOLT_INC, 1088, 0, true),
+];
 
 /// The same packets with supply matching off (`cfg.sm_off`): PRU tokens are spent as
 /// before, but an INC that finds none is cleared although the supply token is at the MTU,
 /// and the token, still kept up to date, is never spent.
 #[test]
 fn bolt_with_sm_off_keeps_inc_only_for_pru_tokens() {
-    #[rustfmt::skip]
-    let steps: [BoltStep; 12] = [
-        (0, 1088, BOLT_LAST | BOLT_FIRST, -1040, 0, false),
-        (300, 1088, BOLT_LAST, 272, 1, false),
-        (436, 64, BOLT_LAST, 1088, 2, false),
-        (444, 64, BOLT_LAST, 1088, 2, false),
-        // PRU tokens: INC kept
-        (452, 64, BOLT_INC, 1088, 1, true),
-        (460, 64, BOLT_INC, 1088, 0, true),
-        // no PRU token, SM at the MTU but off: INC cleared, the token kept
-        (468, 64, BOLT_INC, 1088, 0, false),
-        (476, 64, BOLT_INC, 1088, 0, false),
-        (2000, 64, BOLT_INC, 1088, 0, false),
-        (2008, 64, BOLT_INC, 1088, 0, false),
-        (2016, 64, 0, 1088, 0, false),
-        // LAST (else-if) leaves INC alone
-        (4000, 1088, BOLT_LAST | BOLT_FIRST | BOLT_INC, 1088, 0, true),
-    ];
-    bolt_token_steps(false, &steps);
+    bolt_token_steps(false, &BOLT_STEPS_SM_OFF);
 }
 
+/// The same packets with supply matching off.
+#[rustfmt::skip]
+pub(crate) const BOLT_STEPS_SM_OFF: [BoltStep; 12] = [
+    (0, 1088, BOLT_LAST | BOLT_FIRST, -1040, 0, false),
+    (300, 1088, BOLT_LAST, 272, 1, false),
+    (436, 64, BOLT_LAST, 1088, 2, false),
+    (444, 64, BOLT_LAST, 1088, 2, false),
+    // PRU tokens: INC kept
+    (452, 64, BOLT_INC, 1088, 1, true),
+    (460, 64, BOLT_INC, 1088, 0, true),
+    // no PRU token, SM at the MTU but off: INC cleared, the token kept
+    (468, 64, BOLT_INC, 1088, 0, false),
+    (476, 64, BOLT_INC, 1088, 0, false),
+    (2000, 64, BOLT_INC, 1088, 0, false),
+    (2008, 64, BOLT_INC, 1088, 0, false),
+    (2016, 64, 0, 1088, 0, false),
+    // LAST (else-if) leaves INC alone
+    (4000, 1088, BOLT_LAST | BOLT_FIRST | BOLT_INC, 1088, 0, true),
+];
+
 /// `(start cycle, bytes, flags, sm after, pru after, INC out)`.
-type BoltStep = (u64, usize, u8, i64, u64, bool);
+pub(crate) type BoltStep = (u64, usize, u8, i64, u64, bool);
 
 /// Sends `steps` from port 0 to port 2 of a Bolt switch (PRU cap 2, supply matching `sm`)
 /// and checks each packet's tokens after its word 6 and its INC flag out.
