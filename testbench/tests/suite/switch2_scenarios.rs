@@ -13,10 +13,10 @@ use nt_sim::switch_sim::SwitchEngine;
 use nt_sim::switch_workload::{
     PortIn, PortOut, PortStats, SwitchSetup, SwitchWorkload, TrafficKnobs,
 };
-use nt_sim::wire::{from_words, ipv4_checksum, Word, BOLT_OFFSET};
+use nt_sim::wire::{from_words, Word, BOLT_OFFSET};
 
 use super::switch_scenarios::{
-    bolt_flags, bolt_frame, t_data_tx, BoltStep, BOLT_STEPS, BOLT_STEPS_SM_OFF,
+    bolt_flags, bolt_frame, check_src, t_data_tx, BoltStep, BOLT_STEPS, BOLT_STEPS_SM_OFF,
 };
 
 fn q_size(f: &[u8]) -> u64 {
@@ -162,20 +162,7 @@ fn shared_bolt_sends_one_src_per_data_packet_at_or_above_threshold_without_dec()
         if q >= s.cc_thresh && !dec {
             n_src += 1;
             assert_eq!(got.len(), 1, "packet {tx:#x} (q {q}): one SRC");
-            let f = &got[0];
-            assert_eq!(f.len(), 64);
-            assert_eq!(bolt_flags(f), BOLT_SRC);
-            assert_eq!(f[34], 0, "transport flags of an SRC");
-            assert_eq!(q_size(f), q, "q_size of SRC {tx:#x}");
-            assert_eq!(f[BOLT_OFFSET + 3], 200, "link rate");
-            assert_eq!(ipv4_checksum(&f[14..34]), 0);
-            let orig = bolt_frame(i, 3, 200, flags, tx);
-            assert_eq!(f[0..6], orig[6..12], "MACs swapped");
-            assert_eq!(f[6..12], orig[0..6]);
-            assert_eq!(f[26..30], orig[30..34], "IPs swapped");
-            assert_eq!(f[30..34], orig[26..30]);
-            assert_eq!(f[35..37], orig[37..39], "contexts swapped");
-            assert_eq!(f[37..39], orig[35..37]);
+            check_src(&got[0], &bolt_frame(i, 3, 200, flags, tx), q, 200);
             assert_eq!(bolt_flags(d), BOLT_DATA | BOLT_DEC, "DEC set, INC cleared");
         } else {
             assert!(

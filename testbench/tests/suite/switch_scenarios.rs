@@ -637,6 +637,24 @@ fn a_bolt_src_never_carries_a_group_source_mac() {
     assert_eq!(h.out[3][0].1[0..6], dst_mac[..]);
 }
 
+/// Checks that `f` is the SRC for data frame `orig`: 64 bytes, the SRC flag, transport
+/// flags 0, q_size `q`, `link_rate`, a valid IPv4 checksum, MACs, IPs and contexts swapped.
+pub(crate) fn check_src(f: &[u8], orig: &[u8], q: u64, link_rate: u8) {
+    assert_eq!(f.len(), 64);
+    assert_eq!(bolt_flags(f), BOLT_SRC);
+    assert_eq!(f[34], 0, "transport flags of an SRC");
+    let qs = u32::from_be_bytes([0, f[BOLT_OFFSET], f[BOLT_OFFSET + 1], f[BOLT_OFFSET + 2]]);
+    assert_eq!(qs as u64, q, "q_size of an SRC");
+    assert_eq!(f[BOLT_OFFSET + 3], link_rate, "link rate");
+    assert_eq!(ipv4_checksum(&f[14..34]), 0);
+    assert_eq!(f[0..6], orig[6..12], "MACs swapped");
+    assert_eq!(f[6..12], orig[0..6]);
+    assert_eq!(f[26..30], orig[30..34], "IPs swapped");
+    assert_eq!(f[30..34], orig[26..30]);
+    assert_eq!(f[35..37], orig[37..39], "contexts swapped");
+    assert_eq!(f[37..39], orig[35..37]);
+}
+
 pub(crate) fn bolt_flags(f: &[u8]) -> u8 {
     f[BOLT_OFFSET + 4]
 }
@@ -701,22 +719,7 @@ fn bolt_sends_one_src_per_data_packet_at_or_above_threshold_without_dec() {
         if src_due {
             expect_src += 1;
             assert_eq!(srcs.len(), 1, "packet {tx:#x} (q {q}): one SRC");
-            let f = srcs[0];
-            assert_eq!(f.len(), 64);
-            assert_eq!(bolt_flags(f), BOLT_SRC);
-            assert_eq!(f[34], 0, "transport flags of an SRC");
-            let qs =
-                u32::from_be_bytes([0, f[BOLT_OFFSET], f[BOLT_OFFSET + 1], f[BOLT_OFFSET + 2]]);
-            assert_eq!(qs as u64, q, "q_size of SRC {tx:#x}");
-            assert_eq!(f[BOLT_OFFSET + 3], 200);
-            assert_eq!(ipv4_checksum(&f[14..34]), 0);
-            let orig = bolt_frame(i, 3, 200, flags, tx);
-            assert_eq!(f[0..6], orig[6..12], "MACs swapped");
-            assert_eq!(f[6..12], orig[0..6]);
-            assert_eq!(f[26..30], orig[30..34], "IPs swapped");
-            assert_eq!(f[30..34], orig[26..30]);
-            assert_eq!(f[35..37], orig[37..39], "contexts swapped");
-            assert_eq!(f[37..39], orig[35..37]);
+            check_src(srcs[0], &bolt_frame(i, 3, 200, flags, tx), q, 200);
             assert_eq!(bolt_flags(d), BOLT_DATA | BOLT_DEC, "DEC set, INC cleared");
         } else {
             assert!(
