@@ -156,6 +156,25 @@ const DF_DEPTH: usize = 64;
 const VQ_DEPTH: usize = 64;
 const CQ_DEPTH: usize = 8;
 
+/// Word `k` (0 to 4) of a header returned to its sender, from the frame's word `d`, the
+/// word before it `pw`, the verdict's later bytes `rb` and checksum `cs`: addresses and
+/// ports swapped, IPv4 length 50; word 4's transport flags 0 (the writer ORs in the
+/// frame's with CHOP, an SRC keeps 0).
+fn returned_word(k: u8, d: u64, pw: u64, rb: u64, cs: u16) -> u64 {
+    match k {
+        0 => (d & 0xffff) << 48 | (rb & 0xffff_ffff_0000) | (d >> 48) & 0xfeff,
+        1 => (pw >> 16) << 32 | (d & 0xffff_ffff),
+        2 => (d & ((1 << 48) - 1)) | (50 << 48),
+        3 => (cs as u64) << 48 | (d & 0xffff) << 32 | (rb & 0xffff) << 16 | (d >> 32) & 0xffff,
+        _ => {
+            ((pw >> 16) & 0xffff) << 48
+                | (d & 0xff)
+                | ((d >> 8) & 0xffff) << 24
+                | ((d >> 24) & 0xffff) << 8
+        }
+    }
+}
+
 fn push_fifo<T>(q: &mut VecDeque<T>, depth: usize, pre_len: usize, v: T) {
     if pre_len < depth {
         q.push_back(v);
@@ -346,26 +365,14 @@ impl SbufModel {
                     } else {
                         (x.w_trim && x.w_ret, x.w_rb)
                     };
-                    let w0 = (d & 0xffff) << 48 | (rb & 0xffff_ffff_0000) | (d >> 48) & 0xfeff;
+                    let rw = |k| returned_word(k, d, x.w_pv, rb, x.w_cs);
                     nx.wr_data = match (x.w_trim && !take, j) {
-                        _ if take && ret => w0,
-                        (true, 0) if ret => w0,
-                        (true, 1) if ret => (x.w_pv >> 16) << 32 | (d & 0xffff_ffff),
-                        (true, 2) => (d & ((1 << 48) - 1)) | (50 << 48),
-                        (true, 3) if ret => {
-                            (x.w_cs as u64) << 48
-                                | (d & 0xffff) << 32
-                                | (rb & 0xffff) << 16
-                                | (d >> 32) & 0xffff
-                        }
+                        _ if take && ret => rw(0),
+                        (true, 0 | 1 | 3) if ret => rw(j as u8),
+                        (true, 2) => rw(2),
                         (true, 3) => (d & ((1 << 48) - 1)) | ((x.w_cs as u64) << 48),
-                        (true, 4) if ret => {
-                            ((x.w_pv >> 16) & 0xffff) << 48
-                                | (d & 0x0000_ff00_0000_00ff)
-                                | (0x10 << 40)
-                                | ((d >> 8) & 0xffff) << 24
-                                | ((d >> 24) & 0xffff) << 8
-                        }
+                        // the flags kept, CHOP set
+                        (true, 4) if ret => rw(4) | (d & (0xff << 40)) | (0x10 << 40),
                         (true, 4) => d | (0x10 << 40),
                         // Bolt: a data packet's new flags
                         (_, 6) if x.w_bm && !take => (d & !0xff00) | (x.w_bf as u64) << 8,
@@ -520,21 +527,8 @@ impl SbufModel {
             }
             let (w, pw, rb) = (x.g_w, x.g_pw, x.w_rb);
             let sw = match x.g_k {
-                0 => (w & 0xffff) << 48 | (rb & 0xffff_ffff_0000) | (w >> 48) & 0xfeff,
-                1 => (pw >> 16) << 32 | (w & 0xffff_ffff),
-                2 => (w & ((1 << 48) - 1)) | (50 << 48),
-                3 => {
-                    (x.w_cs as u64) << 48
-                        | (w & 0xffff) << 32
-                        | (rb & 0xffff) << 16
-                        | (w >> 32) & 0xffff
-                }
-                4 => {
-                    ((pw >> 16) & 0xffff) << 48
-                        | (w & 0xff)
-                        | ((w >> 8) & 0xffff) << 24
-                        | ((w >> 24) & 0xffff) << 8
-                }
+                // the returned header's words, transport flags 0
+                0..=4 => returned_word(x.g_k, w, pw, rb, x.w_cs),
                 6 => {
                     (w & 0xffff_0000_0000_00ff)
                         | (x.w_q as u64 & 0xff_ffff) << 24
