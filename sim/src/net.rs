@@ -17,10 +17,11 @@
 //! ports = 16               # 4 or 16
 //! mode = "trim"            # droptail, trim, tofino-trim, bolt
 //! band_by_flags = false    # bands from transport flags instead of IPv4 tos
-//! buffer_bytes = 55_000    # per output and band (all inputs), 0..=1048575
-//! buffer_pkts = 64         # per output and band, 1..=4095
-//! buffer = "shared"        # the new switch (default "crosspoint"); then also:
-//! shared_kib = 1024        #   its buffer: 64, 1024 or 16384 KiB
+//! buffer_bytes = 55_000    # per output and band (all inputs), up to 2^32 - 1
+//! buffer_pkts = 64         # per output and band, 1..=65535 (crosspoint: per input,
+//!                          #   output and band, up to 1048575 bytes and 4095 packets)
+//! buffer = "shared"        # the default; "crosspoint": the old switch (to be retired)
+//! shared_kib = 1024        # the shared buffer: 64 (default), 1024 or 16384 KiB
 //! port_bytes = 55_296      #   per output, all bands, for whole frames (default: none)
 //! port_pkts = 100          #   likewise in packets
 //! hdr_bytes = 16_384       #   band 0's limits for trimmed headers (default: band 0's)
@@ -317,9 +318,9 @@ pub struct SwitchCfg {
     /// `native`, `verilator` or `compiled` (default: the network's `engine`).
     #[serde(default)]
     pub engine: Option<String>,
-    /// `crosspoint` (default: `nt_hdl::switch`) or `shared`: the new switch
-    /// (`nt_hdl::switch2`, issue 30), drop-tail or ideal trimming (with return to
-    /// sender if `ret`) on a shared buffer of `shared_kib` KiB, on the native engine.
+    /// `shared` (the default: `nt_hdl::switch2`, issue 30, every mode on a shared buffer
+    /// of `shared_kib` KiB) or `crosspoint` (the old switch, `nt_hdl::switch`, its
+    /// buffers per (input, output, band); to be retired).
     #[serde(default)]
     pub buffer: Option<String>,
     /// The shared buffer's size: 64 (the emitted Verilog's), 1024 or 16384 KiB.
@@ -611,6 +612,10 @@ pub trait SwitchDev: Send {
     fn take_tx(&mut self) -> Vec<(usize, Packet)>;
     fn stats(&self) -> Vec<PortStats>;
     fn idle(&self) -> bool;
+    /// The cycle about to be stepped.
+    fn cycle(&self) -> u64;
+    /// Frames pushed with [`SwitchDev::push_rx`] that have not started entering yet.
+    fn rx_backlog(&self) -> usize;
     fn set_pacer(&mut self, port: usize, p: Pacer) -> Result<(), String>;
     /// Sets forwarding entry `k` (`route[k]`: valid, IPv4 destination, output port) from
     /// the next cycle on.
@@ -633,6 +638,12 @@ impl<E: SwitchEngine> SwitchDev for SwitchDriver<E> {
     }
     fn idle(&self) -> bool {
         SwitchDriver::idle(self)
+    }
+    fn cycle(&self) -> u64 {
+        SwitchDriver::cycle(self)
+    }
+    fn rx_backlog(&self) -> usize {
+        SwitchDriver::rx_backlog(self)
     }
     fn set_pacer(&mut self, port: usize, p: Pacer) -> Result<(), String> {
         SwitchDriver::set_pacer(self, port, p)
@@ -967,8 +978,8 @@ fn build_switch(
         )));
     }
     let shared = match c.buffer.as_deref() {
-        None | Some("crosspoint") => false,
-        Some("shared") => true,
+        Some("crosspoint") => false,
+        None | Some("shared") => true,
         Some(x) => {
             return Err(w(&format!(
                 "buffer = {x:?}: expected \"crosspoint\" or \"shared\""
@@ -1039,7 +1050,7 @@ fn build_switch(
     )?;
     s.routes = routes;
     if shared {
-        return build_shared_switch(c, &s, engine).map_err(|e| w(&e));
+        return shared_switch(c.ports, c.shared_kib.unwrap_or(64), &s, engine).map_err(|e| w(&e));
     }
     Ok(match (engine, c.ports == 4) {
         (Engine::Native, true) => Box::new(SwitchSim::new(Switch4::new(), &s)?),
@@ -1065,10 +1076,12 @@ fn build_switch(
     })
 }
 
-/// The new switch (`buffer = "shared"`): drop-tail, ideal or Tofino-style trimming, on any
-/// engine, the size asked for.
-fn build_shared_switch(
-    c: &SwitchCfg,
+/// The shared-buffer switch (`nt_hdl::switch2`) of `ports` ports (4 or 16) and `kib` KiB
+/// (one of [`crate::switch2_sim::SHARED_KIB`]) in the mode and configuration of `s`, on
+/// `engine`. Used by `ntsim run` and `ntsim switch`.
+pub fn shared_switch(
+    ports: usize,
+    kib: u64,
     s: &SwitchSetup,
     engine: Engine,
 ) -> Result<Box<dyn SwitchDev>, String> {
@@ -1086,8 +1099,10 @@ fn build_shared_switch(
             rest.join(", ")
         ));
     }
-    let kib = c.shared_kib.unwrap_or(64);
-    match (c.ports == 4, kib) {
+    if ports != 4 && ports != 16 {
+        return Err(format!("{ports} ports: the switch is built for 4 or 16"));
+    }
+    match (ports == 4, kib) {
         (true, 64) => shared_dev(engine, "switch2_p4", SharedSwitch4::new, s),
         (true, 1024) => shared_dev(engine, "switch2_p4_m1", SharedSwitch4M1::new, s),
         (true, 16384) => shared_dev(engine, "switch2_p4_m16", SharedSwitch4M16::new, s),

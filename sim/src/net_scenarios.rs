@@ -23,9 +23,8 @@
 //!   fill the pipes one after another (3 senders in the receiver's pipe, then 4 a pipe).
 //! * `trim3-<ideal|tofino>-N` (N = 1..=3) and `trim3` (N = 3, both modes): the same on a
 //!   4-port switch, 4 KiB per band ([`TrimShape::small`]), which the tests run.
-//! * `trims-<ideal|tofino>-N` and `trim3s-<ideal|tofino>-N` (and `trim3s`): the same two
-//!   on the shared-buffer switch, 64 KiB, the band limit per output and band
-//!   ([`TrimShape::shared`], [`TrimShape::small_shared`]).
+//! * `bolt-lone`, `bolt-lone-path`: one Bolt flow alone on the dumbbell or on the reroute's
+//!   path of two switches, the base round trips of [`BoltShape`] ([`lone_flow_rtt`]).
 //! * `bolt-join`, `bolt-complete-<pru|nopru>`: thesis §4.5.1's Bolt
 //!   micro-benchmarks on a dumbbell (two senders, one receiver, a 4-port switch in Bolt
 //!   mode), scaled to the NIC's largest message (38 packets = one flow): a flow joins a
@@ -94,16 +93,13 @@ pub fn names() -> Vec<String> {
     for m in ["ideal", "tofino"] {
         v.push(format!("trimpacked-{m}-N (N = 1..=15)"));
     }
+    v.push("trim3".to_string());
     for m in ["ideal", "tofino"] {
-        v.push(format!("trims-{m}-N (N = 1..=15)"));
-    }
-    for prefix in ["trim3", "trim3s"] {
-        v.push(prefix.to_string());
-        for m in ["ideal", "tofino"] {
-            v.push(format!("{prefix}-{m}-N (N = 1..=3)"));
-        }
+        v.push(format!("trim3-{m}-N (N = 1..=3)"));
     }
     v.push("bolt".to_string());
+    v.push("bolt-lone".to_string());
+    v.push("bolt-lone-path".to_string());
     v.push("bolt-join".to_string());
     v.push("bolt-complete-pru".to_string());
     v.push("bolt-complete-nopru".to_string());
@@ -141,6 +137,8 @@ pub fn runs(name: &str) -> Option<Vec<(String, String)>> {
             return Some(v);
         }
         "bolt-join" => return Some(vec![(name.into(), bolt_join(&b))]),
+        "bolt-lone" => return Some(vec![(name.into(), bolt_lone(false))]),
+        "bolt-lone-path" => return Some(vec![(name.into(), bolt_lone(true))]),
         "bolt-complete-pru" => return Some(vec![(name.into(), bolt_complete(&b, true))]),
         "bolt-complete-nopru" => return Some(vec![(name.into(), bolt_complete(&b, false))]),
         "bolt-reroute" => {
@@ -190,25 +188,18 @@ pub fn runs(name: &str) -> Option<Vec<(String, String)>> {
         }
         return Some(v);
     }
-    for shape in [TrimShape::small(), TrimShape::small_shared()] {
-        if name == shape.prefix {
-            let mut v = vec![];
-            for m in ["ideal", "tofino"] {
-                v.push((
-                    format!("{}-{m}-3", shape.prefix),
-                    trimming_shaped(m == "tofino", 3, &shape),
-                ));
-            }
-            return Some(v);
+    let small = TrimShape::small();
+    if name == small.prefix {
+        let mut v = vec![];
+        for m in ["ideal", "tofino"] {
+            v.push((
+                format!("{}-{m}-3", small.prefix),
+                trimming_shaped(m == "tofino", 3, &small),
+            ));
         }
+        return Some(v);
     }
-    for shape in [
-        TrimShape::paper(),
-        TrimShape::packed(),
-        TrimShape::shared(),
-        TrimShape::small(),
-        TrimShape::small_shared(),
-    ] {
+    for shape in [TrimShape::paper(), TrimShape::packed(), small] {
         if let Some(rest) = name.strip_prefix(&format!("{}-", shape.prefix)) {
             let (m, n) = rest.split_once('-')?;
             let n: usize = n.parse().ok()?;
@@ -437,9 +428,6 @@ pub struct TrimShape {
     pub buffer_bytes: u64,
     /// Senders dealt over the pipes ([`trim_sender_ports`]), or on ports 1..=N.
     pub spread: bool,
-    /// On the shared-buffer switch (`buffer = "shared"`, 64 KiB, `buffer_bytes` per
-    /// output and band), not the crosspoint one.
-    pub shared: bool,
 }
 
 impl TrimShape {
@@ -453,16 +441,6 @@ impl TrimShape {
             link_delay: INCAST_LINK_DELAY,
             buffer_bytes: 16384,
             spread: true,
-            shared: false,
-        }
-    }
-
-    /// As [`TrimShape::paper`], on the shared-buffer switch.
-    pub fn shared() -> Self {
-        Self {
-            prefix: "trims",
-            shared: true,
-            ..Self::paper()
         }
     }
 
@@ -486,16 +464,6 @@ impl TrimShape {
             link_delay: 60,
             buffer_bytes: 4096,
             spread: true,
-            shared: false,
-        }
-    }
-
-    /// As [`TrimShape::small`], on the shared-buffer switch.
-    pub fn small_shared() -> Self {
-        Self {
-            prefix: "trim3s",
-            shared: true,
-            ..Self::small()
         }
     }
 }
@@ -532,12 +500,6 @@ pub fn trimming_shaped(tofino: bool, senders: usize, shape: &TrimShape) -> Strin
         if tofino { "tofino-trim" } else { "trim" },
         shape.buffer_bytes,
     );
-    if shape.shared {
-        s.insert_str(
-            s.find("pipes = ").expect("the switch's pipes"),
-            "buffer = \"shared\"\nshared_kib = 64\n",
-        );
-    }
     let ports: Vec<usize> = if shape.spread {
         trim_sender_ports(shape.ports, TRIM_PIPES, senders)
     } else {
@@ -572,9 +534,11 @@ pub fn trimming_shaped(tofino: bool, senders: usize, shape: &TrimShape) -> Strin
 /// window; ours keeps the ratio of flow to BDP instead: links of `link_delay` cycles give a
 /// base round trip of ~`rtt_pkts` packets, so a 38-packet flow lasts about ten RTTs alone.
 ///
-/// `CC_THRESH` is two MTUs of queued bytes: the switch counts the packet it is sending in
-/// its queue, so one full packet queued behind it is Bolt's one MTU of queuing (with one
-/// MTU, a lone flow at line rate would draw an SRC for every packet).
+/// `CC_THRESH` is three MTUs of queued bytes: the shared switch counts a packet from its
+/// admission (its 8th word) until its last row is read for sending, and it stores and
+/// forwards, so a lone flow at line rate holds two full packets there (the one being sent,
+/// the one arriving behind it); one more is Bolt's one MTU of queuing. With two MTUs a lone
+/// flow drew an SRC for every other packet (measured on `bolt-lone`: 19 for 38).
 #[derive(Clone, Copy, Debug)]
 pub struct BoltShape {
     /// The hosts' `rtt_pkts`: a message's first window, and the BDP their reaction factor
@@ -585,7 +549,8 @@ pub struct BoltShape {
     pub bdp_pkts: u8,
     pub link_delay: u64,
     /// The base round trip (first DATA word out to its ACK back at the sender's link), in
-    /// cycles, measured on this dumbbell: 631 cycles, ~5 full packets.
+    /// cycles, measured by `bolt-lone` ([`lone_flow_rtt`], tested): 685 cycles, ~5 full
+    /// packets.
     pub base_rtt: u64,
     pub cc_thresh: u64,
     /// The joining flow's start (`bolt-join`), in cycles.
@@ -602,8 +567,8 @@ impl Default for BoltShape {
             rtt_pkts: 5,
             bdp_pkts: 5,
             link_delay: 60,
-            base_rtt: 631,
-            cc_thresh: 2176,
+            base_rtt: 685,
+            cc_thresh: 3264,
             second_start: 2000,
             reroute_at: 4000,
             stagger: 1900,
@@ -613,15 +578,13 @@ impl Default for BoltShape {
 
 impl BoltShape {
     /// The reroute's path, two switches and three links (`bolt_reroute`): base round trip
-    /// 984 cycles, measured from a lone flow's pcap (7.2 full packets), so a BDP of 7.
-    /// `rtt_pkts` is 6: two first windows of 7 at line rate into one output overflow the
-    /// switch's crosspoint region of an input (3 full packets; the output serves each input
-    /// at half rate), and the lost packet waits for a retransmission timeout.
+    /// 1,092 cycles, measured by `bolt-lone-path` ([`lone_flow_rtt`], tested), 8.0 full
+    /// packets, so a BDP of 8 and a first window of 8.
     pub fn two_switches() -> Self {
         Self {
-            rtt_pkts: 6,
-            bdp_pkts: 7,
-            base_rtt: 984,
+            rtt_pkts: 8,
+            bdp_pkts: 8,
+            base_rtt: 1092,
             ..Self::default()
         }
     }
@@ -724,13 +687,28 @@ pub fn bolt_reroute(b: &BoltShape, sm: bool) -> String {
     } else {
         "bolt-reroute-nosm"
     };
-    let mut s = bolt_head(
+    let mut s = bolt_path(
         name,
         &format!(
             "Thesis §4.5.1, Fig 4.12: a Bolt flow is rerouted, SM {}",
             if sm { "on" } else { "off" }
         ),
+        sm,
+        b,
     );
+    s += &bolt_messages(&[("h1", "r1", 10, 38912), ("h2", "r2", 10, 38912)]);
+    let _ = write!(
+        s,
+        "\n[[route]]\nswitch = \"s0\"\nhost = \"r2\"\nport = 3\ncycle = {}\n",
+        b.reroute_at
+    );
+    s
+}
+
+/// The reroute's topology ([`bolt_reroute`]): `h1`, `h2` on Bolt switch `s0`, `r1`, `r2`
+/// on `s1`, two parallel links `s0:2-s1:2` and `s0:3-s1:3`; no workload.
+fn bolt_path(name: &str, about: &str, sm: bool, b: &BoltShape) -> String {
+    let mut s = bolt_head(name, about);
     s += &bolt_switch("s0", true, sm, b);
     s += &bolt_switch("s1", true, sm, b);
     for (h, port) in [
@@ -748,13 +726,70 @@ pub fn bolt_reroute(b: &BoltShape, sm: bool) -> String {
             b.link_delay
         );
     }
-    s += &bolt_messages(&[("h1", "r1", 10, 38912), ("h2", "r2", 10, 38912)]);
-    let _ = write!(
-        s,
-        "\n[[route]]\nswitch = \"s0\"\nhost = \"r2\"\nport = 3\ncycle = {}\n",
-        b.reroute_at
-    );
     s
+}
+
+/// One 38-packet Bolt flow alone, from which the shapes' base round trips are measured
+/// ([`lone_flow_rtt`]): `h1 → h0` on the dumbbell (`bolt-lone`, [`BoltShape::default`])
+/// or `h1 → r1` on the reroute's path of two switches (`bolt-lone-path`,
+/// [`BoltShape::two_switches`]); `h1`'s link is captured.
+pub fn bolt_lone(path: bool) -> String {
+    let (mut s, link) = if path {
+        let b = BoltShape::two_switches();
+        let s = bolt_path(
+            "bolt-lone-path",
+            "A lone Bolt flow over two switches: the reroute path's base round trip",
+            true,
+            &b,
+        ) + &bolt_messages(&[("h1", "r1", 10, 38912)]);
+        (s, "h1-s0:0")
+    } else {
+        let b = BoltShape::default();
+        let s = bolt_dumbbell(
+            "bolt-lone",
+            "A lone Bolt flow on the dumbbell: its base round trip",
+            true,
+            &b,
+        ) + &bolt_messages(&[("h1", "h0", 10, 38912)]);
+        (s, "h1-s0:1")
+    };
+    let _ = write!(s, "\n[output]\npcap = [\"{link}\"]\n");
+    s
+}
+
+/// The base round trip of `h1`'s flow in a [`bolt_lone`] run: from its first DATA frame's
+/// first word on `h1`'s link to the first ACK's (a frame to `h1` that is not an SRC) on
+/// that link, in cycles; and the SRCs `h1` received.
+pub fn lone_flow_rtt(net: &crate::net::Network) -> Result<(u64, usize), String> {
+    let l = net
+        .links
+        .iter()
+        .find(|l| l.name.starts_with("h1-"))
+        .ok_or("no link of h1: not a bolt-lone run")?;
+    let frames = l.capture.as_ref().ok_or("h1's link was not captured")?;
+    let h1 = net
+        .host_names
+        .iter()
+        .position(|n| n == "h1")
+        .map(|i| net.host_ips[i].to_be_bytes())
+        .ok_or("no host h1")?;
+    let flags = crate::wire::BOLT_OFFSET + 4;
+    let is_src = |b: &[u8]| b.len() > flags && b[flags] & nt_hdl::switch::BOLT_SRC != 0;
+    let first_out = frames
+        .iter()
+        .find(|p| p.bytes.len() >= 34 && p.bytes[26..30] == h1)
+        .ok_or("h1 sent nothing")?
+        .cycle;
+    let back: Vec<&crate::pcap::Packet> = frames
+        .iter()
+        .filter(|p| p.bytes.len() >= 34 && p.bytes[30..34] == h1)
+        .collect();
+    let srcs = back.iter().filter(|p| is_src(&p.bytes)).count();
+    let ack = back
+        .iter()
+        .find(|p| p.cycle > first_out && !is_src(&p.bytes))
+        .ok_or("no ACK came back to h1")?;
+    Ok((ack.cycle - first_out, srcs))
 }
 
 /// Thesis §4.5.1, Table 4.1: `BOLT_UTIL_SENDERS` senders `h1`.. of one 38-packet message
@@ -1053,6 +1088,18 @@ pub fn bolt_report(
         });
     }
     match name {
+        "bolt-lone" | "bolt-lone-path" => Some(match lone_flow_rtt(net) {
+            Ok((rtt, srcs)) => format!(
+                "Bolt, a lone flow: base round trip {rtt} cycles = {:.2} full packets (the shape's base_rtt: {}); {srcs} SRCs",
+                rtt as f64 / 136.0,
+                if name == "bolt-lone" {
+                    b.base_rtt
+                } else {
+                    BoltShape::two_switches().base_rtt
+                }
+            ),
+            Err(e) => format!("Bolt, a lone flow: not measured: {e}"),
+        }),
         "bolt-join" => Some(match bolt_join_metrics(r, &b) {
             Ok(m) => format!(
                 "Bolt, a flow joins: queue peak {} B at cycle {}, below CC_THRESH ({} B) at cycle {}: {} cycles = {:.2} base RTTs after the peak (thesis: < 2 RTT); h1's window {} -> {}",

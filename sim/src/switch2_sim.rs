@@ -16,6 +16,12 @@ use nt_hdl::switch2::SharedSwitch;
 /// Verilog's 64 KiB, and 1 MiB and 16 MiB for the papers' large buffers.
 pub const SHARED_KIB: [u64; 3] = [64, 1024, 16384];
 
+/// The shared switch at 4 ports stores and forwards: on an idle switch a `W`-word frame's
+/// first word leaves `W + SHARED_P4_EXTRA[W mod 4]` cycles after its first word came in
+/// (pinned by `switch2_scenarios::the_shared_switch_stores_and_forwards_in_a_frames_words_plus_a_fixed_latency`;
+/// the crosspoint switch's extra is [`crate::net::SWITCH_EXTRA`], 6, for every length).
+pub const SHARED_P4_EXTRA: [u64; 4] = [33, 32, 31, 34];
+
 /// 4 ports, 1 MiB: 32,768 cells of 4 words.
 pub type SharedSwitch4M1 =
     SharedSwitch<4, 32, 16, 1, 4, 16, 16, 15, 16, 8, 4, 16, 64, 1, 1, 4, 4, 16, 4>;

@@ -33,7 +33,7 @@ fn star(engine: &str, program: &str, mode: &str, seed: u64, extra: &str) -> Stri
         // Bolt's parameters as the Bolt scenarios set them (`net_scenarios::BoltShape`).
         s = s.replace(
             "buffer_bytes = 6144\n",
-            "buffer_bytes = 1048575\ncc_thresh = 2176\nmtu = 1088\npru_cap = 255\nlink_rate = 200\n",
+            "buffer_bytes = 1048575\ncc_thresh = 3264\nmtu = 1088\npru_cap = 255\nlink_rate = 200\n",
         );
     }
     let mut pcaps = vec![];

@@ -287,3 +287,30 @@ fn shared_bolt_src_leaves_the_arrival_port_at_a_fixed_latency() {
         println!("shared switch, Bolt: {bytes} B data packet in at 0: SRC out of its port at {src}, the packet out at {data}");
     }
 }
+
+/// Store and forward on an idle switch: a frame's first word leaves its output
+/// `W + SHARED_P4_EXTRA[W mod 4]` cycles after its first word came in (31 to 34 more than
+/// its length `W` in words, by where its last row ends), in every mode, for every length
+/// from 64 to 1088 bytes. The network's ideal completion time counts a switch as `W + 6`
+/// (the crosspoint switch's); cut-through (issue 30) is to bring this down.
+#[test]
+fn the_shared_switch_stores_and_forwards_in_a_frames_words_plus_a_fixed_latency() {
+    use nt_sim::switch2_sim::SHARED_P4_EXTRA;
+    for mode in [SwitchMode::DropTail, SwitchMode::Trim, SwitchMode::Bolt] {
+        for bytes in (64usize..=1088).step_by(8) {
+            let mut s = bolt_setup();
+            s.mode = mode;
+            s.cc_thresh = 1 << 19;
+            let mut h = H::new(&s);
+            h.w.push_frame(1, &bolt_frame(1, 3, bytes, 0, 7));
+            h.run(bytes as u64 / 4 + 80);
+            assert_eq!(h.out[3].len(), 1, "{mode:?}, {bytes} B: the packet");
+            let words = bytes.div_ceil(8) as u64;
+            assert_eq!(
+                h.out[3][0].0,
+                words + SHARED_P4_EXTRA[words as usize % 4],
+                "{mode:?}, {bytes} B ({words} words) in at cycle 0"
+            );
+        }
+    }
+}
