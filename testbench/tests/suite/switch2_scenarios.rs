@@ -16,7 +16,7 @@ use nt_sim::switch_workload::{
 use nt_sim::wire::{from_words, Word, BOLT_OFFSET};
 
 use super::switch_scenarios::{
-    bolt_flags, bolt_frame, check_src, t_data_tx, BoltStep, BOLT_STEPS, BOLT_STEPS_SM_OFF,
+    bolt_flags, bolt_frame, check_src_decision, t_data_tx, BoltStep, BOLT_STEPS, BOLT_STEPS_SM_OFF,
 };
 
 fn q_size(f: &[u8]) -> u64 {
@@ -159,20 +159,7 @@ fn shared_bolt_sends_one_src_per_data_packet_at_or_above_threshold_without_dec()
             (true, true) => above_dec += 1,
             _ => below += 1,
         }
-        if q >= s.cc_thresh && !dec {
-            n_src += 1;
-            assert_eq!(got.len(), 1, "packet {tx:#x} (q {q}): one SRC");
-            check_src(&got[0], &bolt_frame(i, 3, 200, flags, tx), q, 200);
-            assert_eq!(bolt_flags(d), BOLT_DATA | BOLT_DEC, "DEC set, INC cleared");
-        } else {
-            assert!(
-                got.is_empty(),
-                "packet {tx:#x} (q {q}, flags {flags:#x}): no SRC"
-            );
-            if q >= s.cc_thresh {
-                assert_eq!(bolt_flags(d), BOLT_DATA | flags, "already DEC: unchanged");
-            }
-        }
+        n_src += u64::from(check_src_decision(&got, d, i, flags, tx, q, s.cc_thresh));
     }
     let sent_src: u64 = (0..4).map(|p| h.stat(p).src_sent).sum();
     assert_eq!(sent_src, n_src);

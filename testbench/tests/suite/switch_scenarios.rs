@@ -639,6 +639,44 @@ fn a_bolt_src_never_carries_a_group_source_mac() {
 
 /// Checks that `f` is the SRC for data frame `orig`: 64 bytes, the SRC flag, transport
 /// flags 0, q_size `q`, `link_rate`, a valid IPv4 checksum, MACs, IPs and contexts swapped.
+/// One data packet's Bolt decision (Algorithm 7, lines 4-10) against what left: at or
+/// above `cc_thresh` without DEC, exactly one SRC (`srcs`, checked against the packet) and
+/// the packet out with DEC set and INC cleared; else no SRC, and a packet at or above the
+/// threshold that had DEC already out unchanged. Returns whether it drew its SRC.
+pub(crate) fn check_src_decision<F: AsRef<[u8]>>(
+    srcs: &[F],
+    data_out: &[u8],
+    i: usize,
+    flags: u8,
+    tx: u32,
+    q: u64,
+    cc_thresh: u64,
+) -> bool {
+    if q >= cc_thresh && flags & BOLT_DEC == 0 {
+        assert_eq!(srcs.len(), 1, "packet {tx:#x} (q {q}): one SRC");
+        check_src(srcs[0].as_ref(), &bolt_frame(i, 3, 200, flags, tx), q, 200);
+        assert_eq!(
+            bolt_flags(data_out),
+            BOLT_DATA | BOLT_DEC,
+            "DEC set, INC cleared"
+        );
+        true
+    } else {
+        assert!(
+            srcs.is_empty(),
+            "packet {tx:#x} (q {q}, flags {flags:#x}): no SRC"
+        );
+        if q >= cc_thresh {
+            assert_eq!(
+                bolt_flags(data_out),
+                BOLT_DATA | flags,
+                "already DEC: unchanged"
+            );
+        }
+        false
+    }
+}
+
 pub(crate) fn check_src(f: &[u8], orig: &[u8], q: u64, link_rate: u8) {
     assert_eq!(f.len(), 64);
     assert_eq!(bolt_flags(f), BOLT_SRC);
@@ -716,20 +754,8 @@ fn bolt_sends_one_src_per_data_packet_at_or_above_threshold_without_dec() {
             _ => below += 1,
         }
         let d = data_out.get(&tx).expect("every data packet leaves");
-        if src_due {
-            expect_src += 1;
-            assert_eq!(srcs.len(), 1, "packet {tx:#x} (q {q}): one SRC");
-            check_src(srcs[0], &bolt_frame(i, 3, 200, flags, tx), q, 200);
-            assert_eq!(bolt_flags(d), BOLT_DATA | BOLT_DEC, "DEC set, INC cleared");
-        } else {
-            assert!(
-                srcs.is_empty(),
-                "packet {tx:#x} (q {q}, flags {flags:#x}): no SRC"
-            );
-            if q >= s.cc_thresh {
-                assert_eq!(bolt_flags(d), BOLT_DATA | flags, "already DEC: unchanged");
-            }
-        }
+        expect_src += u64::from(check_src_decision(&srcs, d, i, flags, tx, q, s.cc_thresh));
+        assert_eq!(src_due, srcs.len() == 1);
     }
     let sent_src: u64 = (0..4).map(|p| h.stat(p).src_sent).sum();
     assert_eq!(sent_src, expect_src);
