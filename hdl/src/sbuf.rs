@@ -46,9 +46,12 @@
 //!   started until its verdict is there. A verdict with `trim` (admitted as its header)
 //!   makes the writer write the frame's first 8 words only, with word 2 bits 63:48 (the
 //!   IPv4 total length) set to 50, word 3 bits 63:48 (the checksum) to the verdict's
-//!   `csum` and CHOP (bit 44 of word 4, flag 0x10) set, and complete it at its 8th word
-//!   as 8 words, `empty` 0, good unless its last word came before (or, as its 8th, with
-//!   `empty` not 0); the rest of the frame is dropped unchecked. A verdict with `ret` as
+//!   `csum` and CHOP (bit 44 of word 4, flag 0x10) set; the rest of the frame is popped
+//!   and counted, and the header completes at the frame's last word as 8 words, `empty`
+//!   0, good only if the whole frame had the verdict's `words` and `empty` and no word
+//!   was lost, and the frame had 8 words or more (exactly 8 with `empty` 0). A frame
+//!   longer than its verdict completes there as bad. So a truncated or overlong frame
+//!   never leaves as a valid-looking header (issue 37). A verdict with `ret` as
 //!   well (a header **returned to its sender**) has its addresses swapped too: word 0
 //!   becomes the source MAC and the destination MAC's first 2 bytes (the group bit, bit 8,
 //!   cleared), word 1 the destination MAC's last 4 bytes and word 1's bits 31:0, word 3
@@ -72,7 +75,8 @@
 //!   the verdict's `words` without its last word is complete there as bad (its words up to
 //!   there are written) and the rest is dropped. A completion is registered and goes into
 //!   the completion FIFO a cycle later (`cp`: head cell, start bank, words, empty, bad),
-//!   popped by `cp_pop`.
+//!   popped by `cp_pop`; `bad` counts the bad ones (as they go into the FIFO). A bad
+//!   packet is queued like any other; its output's reader frees its cells unsent.
 //! * **Timing.** The writer decides from registers only: besides its state, exact copies,
 //!   computed a cycle ahead, of "the data FIFO is nonempty", "it holds `N` words or a last
 //!   word", "this is word 0" and "`B` is the start bank". So the row start is a few LUT
@@ -233,6 +237,9 @@ pub struct BufInPort<const CA: usize> {
     pub cp_pop: Signal<In, bool>,
     /// Words not pushed for want of room (wrapping).
     pub ovr: Signal<Out, Bits<32>>,
+    /// Frames completed bad (wrapping): admitted, but shorter or longer than their verdict
+    /// says (their IPv4 length), or with words lost; queued, then freed, never sent.
+    pub bad: Signal<Out, Bits<32>>,
     /// Bolt: SRCs of this input's frames committed to its port's SRC slots, and SRCs lost
     /// because no slot was free at the frame's take (wrapping).
     pub src_sent: Signal<Out, Bits<32>>,
@@ -337,6 +344,9 @@ pub struct SharedBuffer<
     cp_v: [DFF<bool>; N],
     cp_c: [DFF<Bits<CA>>; N],
     cp_m: [DFF<BufMeta>; N],
+    // that completion is bad, and the count of bad completions
+    cp_b: [DFF<bool>; N],
+    c_bad: [DFF<Bits<32>>; N],
     // exact copies, kept a cycle ahead, of values the writer's row start depends on:
     // the data FIFO is nonempty; it holds N words or a last word; w_j == 0; and the next
     // write's bank B is the packet's start bank
@@ -360,6 +370,11 @@ pub struct SharedBuffer<
     w_emp: [DFF<Bits<3>>; N],
     // the frame is trimmed, and its header's checksum
     w_trim: [DFF<bool>; N],
+    // a trimmed frame past its header: the rest is counted (`w_fr` words of the verdict's
+    // still to come, `w_fe` its empty) and the header completes at the frame's last word
+    w_tt: [DFF<bool>; N],
+    w_fr: [DFF<Bits<9>>; N],
+    w_fe: [DFF<Bits<3>>; N],
     w_cs: [DFF<Bits<16>>; N],
     // returned to its sender, the verdict's bytes for the rewrite, the previous word written
     w_ret: [DFF<bool>; N],
@@ -506,6 +521,13 @@ pub struct SharedBuffer<
     l_j: [L<Bits<9>>; N],
     l_j0: [L<bool>; N],
     l_jw: [L<bool>; N],
+    // the whole frame against its verdict: words still to come (this one included), "this
+    // is the verdict's last", its empty, trimmed, and the frame is bad
+    l_frc: [L<Bits<9>>; N],
+    l_fl: [L<bool>; N],
+    l_fec: [L<Bits<3>>; N],
+    l_trm: [L<bool>; N],
+    l_wb: [L<bool>; N],
     l_go: [L<bool>; N],
     l_cq: [L<bool>; N],
     l_c: [L<bool>; N],
@@ -696,6 +718,8 @@ impl<
             cp_v: arr(),
             cp_c: arr(),
             cp_m: arr(),
+            cp_b: arr(),
+            c_bad: arr(),
             d_ne: arr(),
             d_av: arr(),
             w_j0: arr(),
@@ -714,6 +738,9 @@ impl<
             w_rem: arr(),
             w_emp: arr(),
             w_trim: arr(),
+            w_tt: arr(),
+            w_fr: arr(),
+            w_fe: arr(),
             w_cs: arr(),
             w_ret: arr(),
             w_rb: arr(),
@@ -831,6 +858,11 @@ impl<
             l_j: arr(),
             l_j0: arr(),
             l_jw: arr(),
+            l_frc: arr(),
+            l_fl: arr(),
+            l_fec: arr(),
+            l_trm: arr(),
+            l_wb: arr(),
             l_go: arr(),
             l_cq: arr(),
             l_c: arr(),
@@ -1058,6 +1090,10 @@ impl<
                     self.c_ovr[i].d.next = self.c_ovr[i].q.val();
                     self.cp_v[i].clock.next = self.clock.val();
                     self.cp_v[i].d.next = false;
+                    self.cp_b[i].clock.next = self.clock.val();
+                    self.cp_b[i].d.next = false;
+                    self.c_bad[i].clock.next = self.clock.val();
+                    self.c_bad[i].d.next = self.c_bad[i].q.val();
                     self.cp_c[i].clock.next = self.clock.val();
                     self.cp_c[i].d.next = self.cp_c[i].q.val();
                     self.cp_m[i].clock.next = self.clock.val();
@@ -1091,6 +1127,12 @@ impl<
                     self.w_emp[i].d.next = self.w_emp[i].q.val();
                     self.w_trim[i].clock.next = self.clock.val();
                     self.w_trim[i].d.next = self.w_trim[i].q.val();
+                    self.w_tt[i].clock.next = self.clock.val();
+                    self.w_tt[i].d.next = self.w_tt[i].q.val();
+                    self.w_fr[i].clock.next = self.clock.val();
+                    self.w_fr[i].d.next = self.w_fr[i].q.val();
+                    self.w_fe[i].clock.next = self.clock.val();
+                    self.w_fe[i].d.next = self.w_fe[i].q.val();
                     self.w_cs[i].clock.next = self.clock.val();
                     self.w_cs[i].d.next = self.w_cs[i].q.val();
                     self.w_ret[i].clock.next = self.clock.val();
@@ -1368,6 +1410,8 @@ impl<
                         self.w_rem[i].d.next = self.hv[i].words.val();
                         self.w_emp[i].d.next = self.hv[i].empty.val();
                         self.w_trim[i].d.next = self.hv[i].trim.val();
+                        self.w_tt[i].d.next = false;
+                        self.w_fe[i].d.next = self.hv[i].empty.val();
                         self.w_cs[i].d.next = self.hh[i].csum.val();
                         self.w_ret[i].d.next = self.hh[i].ret.val();
                         self.w_rb[i].d.next = self.hh[i].rb.val();
@@ -1400,6 +1444,20 @@ impl<
                             (self.hv[i].words.val() == self.k1_9.val()) & !self.hv[i].trim.val();
                     }
                     self.l_cpe[i].next = self.hw[i].empty.val();
+                    // the whole frame against its verdict (a trimmed frame's check)
+                    self.l_frc[i].next = self.w_fr[i].q.val();
+                    self.l_fec[i].next = self.w_fe[i].q.val();
+                    self.l_trm[i].next = self.w_trim[i].q.val();
+                    self.l_fl[i].next = self.w_fr[i].q.val() == self.k1_9.val();
+                    if self.l_take[i].val() {
+                        self.l_frc[i].next = self.hv[i].words.val();
+                        self.l_fec[i].next = self.hv[i].empty.val();
+                        self.l_trm[i].next = self.hv[i].trim.val();
+                        self.l_fl[i].next = self.hv[i].words.val() == self.k1_9.val();
+                    }
+                    self.l_wb[i].next = self.hw[i].ovr.val()
+                        | !self.l_fl[i].val()
+                        | (self.hw[i].empty.val() != self.l_fec[i].val());
                     // a trimmed header: IPv4 length 50 (word 2), its checksum (word 3), CHOP
                     // set (word 4); on a take the word is word 0. Returned to its sender,
                     // also the MACs (words 0, 1), the IPs (3, 4) and the ports (4) swapped:
@@ -1472,12 +1530,26 @@ impl<
                     }
                     self.l_cpb[i].next = self.hw[i].ovr.val()
                         | !self.l_jw[i].val()
-                        | (self.hw[i].empty.val() != self.l_emp[i].val());
+                        | (self.hw[i].empty.val() != self.l_emp[i].val())
+                        | (self.l_trm[i].val() & self.l_wb[i].val());
                     if self.l_act[i].val() & !self.l_adm[i].val() {
                         if self.df[i].nonempty.val() {
                             self.l_pop[i].next = true;
                             if self.hw[i].last.val() {
                                 self.w_act[i].d.next = false;
+                            }
+                            // a trimmed frame's tail: its header completes at the frame's
+                            // last word (or, longer than its verdict, at the verdict's
+                            // last as bad), as 8 words
+                            if self.w_tt[i].q.val()
+                                & !self.l_take[i].val()
+                                & (self.hw[i].last.val() | self.l_fl[i].val())
+                            {
+                                self.l_cq[i].next = true;
+                                self.l_j1[i].next = self.k8_9.val();
+                                self.l_cpe[i].next = self.k0_3.val();
+                                self.l_cpb[i].next = !self.hw[i].last.val() | self.l_wb[i].val();
+                                self.w_tt[i].d.next = false;
                             }
                         }
                     }
@@ -1540,10 +1612,15 @@ impl<
                             self.w_row[i].d.next = false;
                         } else if self.l_jw[i].val() {
                             // longer than its length: complete as bad, drop the rest; a
-                            // trimmed frame's header is complete (and good) at word 8
-                            self.l_cq[i].next = true;
-                            self.l_cpe[i].next = self.l_emp[i].val();
-                            self.l_cpb[i].next = !self.w_trim[i].q.val() | self.l_take[i].val();
+                            // trimmed frame's header is written at word 8, and the rest
+                            // is counted (`w_tt`) to complete it at the frame's last word
+                            if self.w_trim[i].q.val() & !self.l_take[i].val() {
+                                self.w_tt[i].d.next = true;
+                            } else {
+                                self.l_cq[i].next = true;
+                                self.l_cpe[i].next = self.l_emp[i].val();
+                                self.l_cpb[i].next = true;
+                            }
                             self.w_adm[i].d.next = false;
                             self.w_row[i].d.next = false;
                         } else {
@@ -1552,12 +1629,23 @@ impl<
                                 self.l_j0[i].val() | (self.w_col[i].q.val() != self.k_nm1.val());
                         }
                     }
+                    if self.l_take[i].val() {
+                        self.w_fr[i].d.next = self.hv[i].words.val();
+                    }
+                    if self.l_pop[i].val() {
+                        self.w_fr[i].d.next = self.l_frc[i].val() - self.k1_9.val();
+                    }
                     self.df[i].pop.next = self.l_pop[i].val();
                     self.pk_m[i].s.next = self.l_seff[i].val();
                     self.pk_m[i].words.next = self.l_j1[i].val();
                     self.pk_m[i].empty.next = self.l_cpe[i].val();
                     self.pk_m[i].bad.next = self.l_cpb[i].val();
                     self.cp_v[i].d.next = self.l_cq[i].val();
+                    self.cp_b[i].d.next = self.l_cq[i].val() & self.l_cpb[i].val();
+                    if self.cp_b[i].q.val() {
+                        self.c_bad[i].d.next = self.c_bad[i].q.val() + self.k1_32.val();
+                    }
+                    self.inp[i].bad.next = self.c_bad[i].q.val();
                     self.cp_c[i].d.next = self.l_heff[i].val();
                     self.cp_m[i].d.next = self.pk_m[i].y.val();
                     self.cq_cell[i].push.next = self.cp_v[i].q.val();
@@ -2060,6 +2148,8 @@ impl<
                         self.w_j0[i].d.next = true;
                         self.w_col[i].d.next = self.k0_8.val();
                         self.cp_v[i].d.next = false;
+                        self.cp_b[i].d.next = false;
+                        self.c_bad[i].d.next = self.k0_32.val();
                         self.d_ne[i].d.next = false;
                         self.d_av[i].d.next = false;
                         self.wr_en[i].d.next = false;

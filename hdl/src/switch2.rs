@@ -46,7 +46,9 @@
 //! * `stat[p]`: the ingress's counters of input `p` (`rx_frames`, `drop_malformed`,
 //!   `drop_no_route`, `fwd`), `drop_full` (its frames the admission refused), the
 //!   buffer's `ovr` (words lost for want of room in its data FIFO: none while verdicts
-//!   come in time), `tx_frames` of output `p`, `trimmed` (its frames sent on as their
+//!   come in time), `bad` (its frames the buffer completed bad: admitted, but shorter or
+//!   longer than their IPv4 length says, or with words lost; freed unsent), `tx_frames`
+//!   of output `p`, `trimmed` (its frames sent on as their
 //!   header, or back to their sender, or deflected), `returned` (of those, the headers
 //!   sent back out of port `p`) and `deflected` (of those, the deflected ones).
 //! * `occ_pkts[o*4+b]`, `occ_bytes[o*4+b]`, and per output over all bands `port_pkts[o]`,
@@ -113,6 +115,7 @@ pub struct Sw2Stats {
     pub fwd: Signal<Out, Bits<32>>,
     pub drop_full: Signal<Out, Bits<32>>,
     pub ovr: Signal<Out, Bits<32>>,
+    pub bad: Signal<Out, Bits<32>>,
     pub tx_frames: Signal<Out, Bits<32>>,
     /// Its frames trimmed to their header (returned ones included).
     pub trimmed: Signal<Out, Bits<32>>,
@@ -491,6 +494,7 @@ impl<
             self.stat[p].fwd.next = self.ing.stat[p].fwd.val();
             self.stat[p].drop_full.next = self.c_full[p].q.val();
             self.stat[p].ovr.next = self.sb.inp[p].ovr.val();
+            self.stat[p].bad.next = self.sb.inp[p].bad.val();
             self.stat[p].tx_frames.next = self.sb.out[p].tx_frames.val();
             self.stat[p].trimmed.next = self.c_trim[p].q.val();
             self.stat[p].returned.next = self.c_ret[p].q.val();

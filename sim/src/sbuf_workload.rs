@@ -75,6 +75,8 @@ pub struct Drive {
 pub struct InView {
     pub cp: Option<Desc>,
     pub ovr: u32,
+    /// Frames completed bad.
+    pub bad: u32,
     pub src_sent: u32,
     pub src_drop: u32,
 }
@@ -191,6 +193,7 @@ pub fn read<
                         bad: m.bad,
                     }),
                     ovr: p.ovr.val().to_u64() as u32,
+                    bad: p.bad.val().to_u64() as u32,
                     src_sent: p.src_sent.val().to_u64() as u32,
                     src_drop: p.src_drop.val().to_u64() as u32,
                 }
@@ -236,14 +239,15 @@ struct Frame {
 }
 
 impl Frame {
-    /// Completed good: the verdict's length, or, trimmed, 8 words or more (a frame of
+    /// Completed good: the verdict's length; trimmed, also 8 words or more (a frame of
     /// exactly 8 must fill its last word).
     fn good(&self) -> bool {
         let n = self.words.len();
+        let whole = self.admit && n as u16 == self.v_words && self.empty == self.v_empty;
         if self.trim {
-            self.admit && (n > 8 || (n == 8 && self.empty == 0))
+            whole && (n > 8 || (n == 8 && self.empty == 0))
         } else {
-            self.admit && n as u16 == self.v_words && self.empty == self.v_empty
+            whole
         }
     }
 
@@ -476,6 +480,8 @@ pub struct SbufWorkload {
     src_total: Vec<u64>,
     src_short: Vec<u64>,
     src_seen: Vec<u64>,
+    /// Per input: bad completions since the last reset.
+    bad_seen: Vec<u64>,
     tag: u64,
     seen: Seen,
     busy: Vec<u64>,
@@ -511,6 +517,7 @@ impl SbufWorkload {
             src_total: vec![0; n],
             src_short: vec![0; n],
             src_seen: vec![0; n],
+            bad_seen: vec![0; n],
             tag: 0,
             seen: Seen {
                 frames_in: 0,
@@ -566,6 +573,7 @@ impl SbufWorkload {
                 self.src_total[o] = 0;
                 self.src_short[o] = 0;
                 self.src_seen[o] = 0;
+                self.bad_seen[o] = 0;
             }
             return Ok(d);
         }
@@ -642,6 +650,7 @@ impl SbufWorkload {
                 ));
             }
             self.seen.bad += cp.bad as u64;
+            self.bad_seen[i] += cp.bad as u64;
             if !cp.bad {
                 self.expect[o].push_back(f);
             }
@@ -727,6 +736,14 @@ impl SbufWorkload {
             .map(|&b| b as f64 / span)
             .fold(1.0, f64::min);
         self.seen.ovr = view.inp.iter().map(|x| x.ovr).sum();
+        for (i, x) in view.inp.iter().enumerate() {
+            if self.k.check && x.bad as u64 != self.bad_seen[i] {
+                return Err(format!(
+                    "input {i}: {} bad completions counted, {} seen since the last reset",
+                    x.bad, self.bad_seen[i]
+                ));
+            }
+        }
         self.seen.src_drop = view.inp.iter().map(|x| x.src_drop as u64).sum();
         for i in 0..self.n {
             let v = &view.inp[i];

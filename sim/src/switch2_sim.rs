@@ -24,6 +24,14 @@ pub const SHARED_KIB: [u64; 3] = [64, 1024, 16384];
 /// the crosspoint switch's extra is [`crate::net::SWITCH_EXTRA`], 6, always).
 pub const SHARED_P4_EXTRA: (u64, u64) = (31, 37);
 
+/// Cycles after a frame's last word entered in which the shared switch may not count it
+/// yet: its words pass the input ring, the write arbiter and the admission's pipeline,
+/// whose counters run a few cycles stale, before its occupancy shows (7 on an idle
+/// 4-port switch, measured with `ntsim switch --quiet-cycles`); 64 leaves room for the
+/// rings' waits under load. A driver is idle only after them
+/// ([`crate::switch_sim::SwitchEngine::settle_cycles`]).
+pub const SHARED_SETTLE: u64 = 64;
+
 /// 4 ports, 1 MiB: 32,768 cells of 4 words.
 pub type SharedSwitch4M1 =
     SharedSwitch<4, 32, 16, 1, 4, 16, 16, 15, 16, 8, 4, 16, 64, 1, 1, 4, 4, 16, 4>;
@@ -198,7 +206,8 @@ impl<
                 stat: PortStats {
                     rx_frames: s.rx_frames.val().to_u64(),
                     tx_frames: s.tx_frames.val().to_u64(),
-                    drop_malformed: s.drop_malformed.val().to_u64(),
+                    // the ingress's (bad headers) and the buffer's (bad lengths)
+                    drop_malformed: s.drop_malformed.val().to_u64() + s.bad.val().to_u64(),
                     drop_no_route: s.drop_no_route.val().to_u64(),
                     drop_full: s.drop_full.val().to_u64(),
                     // deflected headers count in the switch's `trimmed`; PortStats
@@ -235,6 +244,9 @@ impl<
     fn name(&self) -> &'static str {
         "native"
     }
+    fn settle_cycles(&self) -> u64 {
+        SHARED_SETTLE
+    }
 }
 
 /// Per port, the `stat` outputs [`VSwitch2`] reads: the first seven of the crosspoint
@@ -250,8 +262,8 @@ pub struct VSwitch2 {
     stat: Vec<[PortRef; STAT2]>,
     occ: Vec<PortRef>,
     /// Per port: `stat$p$deflected`, `mode$p`, `stat$p$src_sent`, `stat$p$src_drop`,
-    /// `pru$p`, `sm$p`.
-    tof: Vec<[PortRef; 6]>,
+    /// `pru$p`, `sm$p`, `stat$p$bad`.
+    tof: Vec<[PortRef; 7]>,
     cycle: u64,
 }
 
@@ -289,6 +301,7 @@ impl VSwitch2 {
                     lib.port(&format!("stat${p}$src_drop"))?,
                     lib.port(&format!("pru${p}"))?,
                     lib.port(&format!("sm${p}"))?,
+                    lib.port(&format!("stat${p}$bad"))?,
                 ])
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -379,13 +392,14 @@ impl SwitchEngine for VSwitch2 {
         for (p, o) in out.iter_mut().enumerate().take(self.links.len()) {
             let (rx_ready, tx) = self.links[p].read(m);
             let s: [u64; STAT2] = std::array::from_fn(|k| m.get(self.stat[p][k]));
-            let [dod, mode, src_sent, src_drop, pru, sm] = self.tof[p].map(|r| m.get(r));
+            let [dod, mode, src_sent, src_drop, pru, sm, bad] = self.tof[p].map(|r| m.get(r));
             let st = port_stats(&s);
             *o = PortOut {
                 rx_ready,
                 tx,
                 stat: PortStats {
                     occ_bytes: std::array::from_fn(|b| m.get(self.occ[p * BANDS + b])),
+                    drop_malformed: st.drop_malformed + bad,
                     trimmed: st.trimmed.wrapping_sub(dod) & 0xffff_ffff,
                     dod_trims: dod,
                     tmode: mode,
@@ -398,6 +412,9 @@ impl SwitchEngine for VSwitch2 {
             };
         }
         Ok(())
+    }
+    fn settle_cycles(&self) -> u64 {
+        SHARED_SETTLE
     }
     crate::library_engine_steps!();
 }

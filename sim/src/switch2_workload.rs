@@ -7,7 +7,8 @@
 //! * every frame that comes out of output `o` is a frame sent to `o`, whose ingress fate
 //!   was to be kept and whose real length matched its header, word for word, once; or,
 //!   with trimming on, the trimmed 64-byte header of such a frame that may be trimmed
-//!   (its length is then not checked beyond its first 8 words), with IPv4 length 50, a
+//!   (never of a frame whose length disagreed: a header leaves once its whole frame has
+//!   arrived and proved its length), with IPv4 length 50, a
 //!   correct checksum and CHOP set ([`crate::swframe::trimmed_header`]); or, with return
 //!   to sender on, that header with its addresses and ports swapped, out of the port the
 //!   frame came in on ([`crate::swframe::returned_header`]);
@@ -16,9 +17,9 @@
 //! * no (output, band) holds more than its packet limit plus `5K - 1` packets;
 //! * nothing is lost inside the switch (`lost` stays 0) and no word overflows a data FIFO;
 //! * after a drain: every counter is back to zero occupancy, and per input `fwd` equals
-//!   the frames delivered (whole or trimmed) plus those refused plus those stored as bad
-//!   (length mismatch), the last known only as a range (a mismatched frame may also be
-//!   refused or trimmed), and `trimmed` and `returned` equal the trimmed and returned
+//!   the frames delivered (whole or trimmed) plus those refused plus those the buffer
+//!   completed bad (`bad`: at most the frames whose length mismatched; such a frame may
+//!   also be refused), and `trimmed` and `returned` equal the trimmed and returned
 //!   headers delivered (plus, at most, the mismatched frames).
 use crate::adm_workload::{drive_bolt, drive_tof, port_sum, BoltCfgV, LimCfg, TofCfg};
 use crate::swframe::{ipv4_csum, random_frame, returned_header, trimmed_header, Route, Word};
@@ -70,6 +71,8 @@ pub struct Stats {
     pub fwd: u32,
     pub drop_full: u32,
     pub ovr: u32,
+    /// Frames the buffer completed bad (their length not their IPv4 length's): never sent.
+    pub bad: u32,
     pub tx_frames: u32,
     pub trimmed: u32,
     pub returned: u32,
@@ -237,6 +240,7 @@ pub fn read<
                 fwd: v(&s.fwd),
                 drop_full: v(&s.drop_full),
                 ovr: v(&s.ovr),
+                bad: v(&s.bad),
                 tx_frames: v(&s.tx_frames),
                 trimmed: v(&s.trimmed),
                 returned: v(&s.returned),
@@ -729,15 +733,14 @@ impl Switch2Workload {
             }
             f.j += 1;
             d.rx[i] = Some(w);
-            // once its first 8 words are in, back to back, a kept frame may come out: a
-            // trimmed header leaves before the rest of its frame has arrived
+            // once its first 8 words are in, back to back, a kept frame's fate is known:
+            // whole or trimmed, it comes out only if its real length matched its header
             if f.j == 8 && !f.gapped {
                 if let Some((out, band, len_ok, trim)) = f.keep {
                     if !len_ok {
                         self.bad[i] += 1;
                     }
-                    // a mismatched frame may still leave trimmed
-                    if len_ok || (trim.is_some() && self.k.hdrs()) {
+                    if len_ok {
                         self.expect.insert(
                             f.key,
                             (
@@ -905,10 +908,10 @@ impl Switch2Workload {
         }
         for i in 0..self.n {
             let (fwd, full) = (v.stat[i].fwd as u64, v.stat[i].drop_full as u64);
-            let lo = self.delivered[i] + full;
-            if fwd < lo || fwd > lo + self.bad[i] {
+            let bad = v.stat[i].bad as u64;
+            if fwd != self.delivered[i] + full + bad || bad > self.bad[i] {
                 return Err(format!(
-                    "input {i}: fwd {fwd}, delivered {} + refused {full} (+ up to {} stored as bad)",
+                    "input {i}: fwd {fwd}, delivered {} + refused {full} + completed bad {bad} (of {} mismatched)",
                     self.delivered[i], self.bad[i]
                 ));
             }

@@ -1,24 +1,30 @@
-//! `ntsim switch`: the switch driven from packet captures, one per input port.
+//! `ntsim switch`: the switch (the shared-buffer one, `nt_hdl::switch2`) driven from
+//! packet captures, one per input port.
 //!
 //! * `--in-port K=IN.pcap` (repeatable): Ethernet frames entering port `K`'s MAC RX, in
 //!   timestamp order (stable: equal timestamps keep their file order; as `ntsim nic`),
 //!   each at its timestamp in cycles (1 ns = 1 cycle, see [`crate::pcap`]) or right after
 //!   the frame before it on that port.
 //! * `--out-dir DIR`: `DIR/port<K>.pcap` for every port, each frame stamped with the cycle
-//!   of its first word; `DIR/stats.json`, the counters of every port. The directory and
-//!   the files are created before the run starts.
+//!   of its first word; `DIR/stats.json`, the counters of every port (`drop_malformed`:
+//!   frames dropped for a bad header at ingress or, found as they are stored, a length
+//!   other than their IPv4 length's; `trimmed` counts a frame when it is decided, so
+//!   also those then dropped as malformed). The directory and the files are created
+//!   before the run starts.
 //! * The forwarding table: `--route A.B.C.D=PORT` (repeatable, at most one per port and
 //!   one per address), by default `10.0.0.(1+K) -> K`.
+//! * The buffer: `--shared-kib` (64, the emitted Verilog's, 1024 or 16384), the limits
+//!   `--buffer-bytes` and `--buffer-pkts` per output and band; `--engine` native (the
+//!   default), verilator or compiled, as in `ntsim run`.
 //!
 //! The run ends when every input frame has entered and the switch has been idle (nothing
 //! queued, nothing on TX) for `quiet_cycles` (at least 1), or at `max_cycles` (at least 1),
 //! which is reported with the input frames it left unsent.
+use crate::net::{shared_switch, Engine, SwitchDev};
 use crate::nic_cli::{fmt_ip, parse_ip};
 use crate::pcap::{create_output, read_input_pcap, write_pcap_to, Packet};
-use crate::switch_sim::SwitchSim;
 use crate::switch_workload::SwitchSetup;
 use nt_hdl::mode::SwitchMode;
-use nt_hdl::switch::{Switch, Switch16, Switch4};
 use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -49,6 +55,19 @@ pub struct SwitchArgs {
     /// Bands from the transport flags instead of the IPv4 tos.
     #[arg(long)]
     pub band_by_flags: bool,
+    /// The shared buffer, KiB: 64 (the emitted Verilog's), 1024 or 16384.
+    #[arg(long, default_value_t = 64)]
+    pub shared_kib: u64,
+    /// Bytes each (output, band) may hold (up to 4294967295).
+    #[arg(long, default_value_t = 16 * 1024)]
+    pub buffer_bytes: u64,
+    /// Packets each (output, band) may hold (1..=65535).
+    #[arg(long, default_value_t = 64)]
+    pub buffer_pkts: u64,
+    /// The engine: native (the rust-hdl block on our kernel), verilator or compiled (its
+    /// Verilog verilated, or compiled to Rust; built once and cached).
+    #[arg(long, default_value = "native")]
+    pub engine: String,
     /// Bolt: CC_THRESH, bytes queued at an output port (0..=1048575).
     #[arg(long, default_value_t = 1088)]
     pub cc_thresh: u64,
@@ -148,11 +167,15 @@ fn setup(a: &SwitchArgs) -> Result<SwitchSetup, String> {
         ("--t0", a.t0, 0, (1 << 24) - 1),
         ("--t1", a.t1, 0, (1 << 24) - 1),
         ("--meter-burst", a.meter_burst, 64, (1 << 20) - 1),
+        ("--buffer-bytes", a.buffer_bytes, 0, u32::MAX as u64),
+        ("--buffer-pkts", a.buffer_pkts, 1, u16::MAX as u64),
     ] {
         if !(lo..=hi).contains(&v) {
             return Err(format!("{name} {v}: must be {lo}..={hi}"));
         }
     }
+    s.limit_bytes = [a.buffer_bytes; nt_hdl::sadm::BANDS];
+    s.limit_pkts = [a.buffer_pkts; nt_hdl::sadm::BANDS];
     s.cc_thresh = a.cc_thresh;
     s.mtu = a.mtu;
     s.pru_cap = a.pru_cap;
@@ -235,6 +258,14 @@ pub fn run_switch_cli(a: &SwitchArgs) -> Result<SwitchReport, String> {
         }
     }
     let s = setup(a)?;
+    let engine = Engine::parse(&a.engine).map_err(|e| format!("--engine: {e}"))?;
+    if !crate::switch2_sim::SHARED_KIB.contains(&a.shared_kib) {
+        return Err(format!(
+            "--shared-kib {}: the shared buffer comes in {:?} KiB",
+            a.shared_kib,
+            crate::switch2_sim::SHARED_KIB
+        ));
+    }
     let per = inputs(a)?;
     // The outputs exist before the run: a bad directory fails now, not after it.
     std::fs::create_dir_all(&a.out_dir)
@@ -247,35 +278,24 @@ pub fn run_switch_cli(a: &SwitchArgs) -> Result<SwitchReport, String> {
         .collect::<Result<Vec<_>, String>>()?;
     let stats = a.out_dir.join("stats.json");
     let stats = (create_output("--out-dir", &stats)?, stats);
-    match a.ports {
-        4 => run(Switch4::new(), &s, per, a, files, stats),
-        _ => run(Switch16::new(), &s, per, a, files, stats),
-    }
+    let sim = shared_switch(a.ports, a.shared_kib, &s, engine)?;
+    run(sim, per, a, files, stats)
 }
 
-fn run<
-    const N: usize,
-    const NN: usize,
-    const NB: usize,
-    const NNB: usize,
-    const NR: usize,
-    const NP: usize,
->(
-    sw: Switch<N, NN, NB, NNB, NR, NP>,
-    s: &SwitchSetup,
+fn run(
+    mut sim: Box<dyn SwitchDev>,
     per: Vec<Vec<Packet>>,
     a: &SwitchArgs,
     mut files: Vec<(File, PathBuf)>,
     mut stats_file: (File, PathBuf),
 ) -> Result<SwitchReport, String> {
-    let mut sim = SwitchSim::new(sw, s)?;
     let frames_total: usize = per.iter().map(|p| p.len()).sum();
     for (p, frames) in per.into_iter().enumerate() {
         for f in frames {
             sim.push_rx(p, f);
         }
     }
-    let mut out: Vec<Vec<Packet>> = vec![vec![]; N];
+    let mut out: Vec<Vec<Packet>> = vec![vec![]; a.ports];
     let mut quiet = 0u64;
     let mut hit_max = true;
     for _ in 0..a.max_cycles {
@@ -289,15 +309,14 @@ fn run<
             break;
         }
     }
-    let stats = sim.last();
+    let stats = sim.stats();
     for ((f, path), frames) in files.iter_mut().zip(&out) {
         write_pcap_to(f, path, frames)?;
     }
     let json: Vec<String> = stats
         .iter()
         .enumerate()
-        .map(|(p, o)| {
-            let s = o.stat;
+        .map(|(p, s)| {
             format!(
                 "{{\"port\": {p}, \"rx_frames\": {}, \"tx_frames\": {}, \"drop_malformed\": {}, \"drop_no_route\": {}, \"drop_full\": {}, \"trimmed\": {}, \"returned\": {}, \"drop_header\": {}, \"src_sent\": {}, \"src_drop\": {}, \"pru_tokens\": {}, \"sm_bytes\": {}, \"dod_trims\": {}, \"dod_drop\": {}}}",
                 s.rx_frames, s.tx_frames, s.drop_malformed, s.drop_no_route, s.drop_full, s.trimmed, s.returned, s.drop_header, s.src_sent, s.src_drop, s.pru, s.sm, s.dod_trims, s.dod_drop

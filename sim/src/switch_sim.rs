@@ -78,6 +78,12 @@ pub trait SwitchEngine: Send {
     fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
     /// `native`, `verilator` or `compiled`.
     fn name(&self) -> &'static str;
+    /// Cycles after a frame's last word entered in which its place may not show yet in the
+    /// port outputs (queue occupancy): [`SwitchDriver::idle`] waits them out. 0 for the
+    /// crosspoint switch, which counts a frame as its words enter.
+    fn settle_cycles(&self) -> u64 {
+        0
+    }
 }
 
 impl<
@@ -442,6 +448,8 @@ pub struct SwitchDriver<E: SwitchEngine> {
     last: Vec<PortOut>,
     /// Whether the last cycle moved a word on any port.
     moved: bool,
+    /// Cycles since a word last entered on any port.
+    since_rx: u64,
 }
 
 /// The switch on the native kernel with frame queues at its ports.
@@ -496,6 +504,7 @@ impl<E: SwitchEngine> SwitchDriver<E> {
             inp: vec![PortIn::default(); n],
             last: vec![PortOut::default(); n],
             moved: false,
+            since_rx: u64::MAX,
         })
     }
 
@@ -545,10 +554,12 @@ impl<E: SwitchEngine> SwitchDriver<E> {
         self.k.cycle()
     }
 
-    /// Nothing waiting at an input, nothing queued inside, no frame half sent, and no word
-    /// moved in the last cycle.
+    /// Nothing waiting at an input, nothing queued inside, no frame half sent, no word
+    /// moved in the last cycle, and none entered in the engine's
+    /// [`SwitchEngine::settle_cycles`].
     pub fn idle(&self) -> bool {
         !self.moved
+            && self.since_rx > self.k.settle_cycles()
             && self.rx.iter().all(|q| q.is_empty())
             && self.words.iter().all(|w| w.is_empty())
             && self.cur.iter().all(|c| c.is_empty())
@@ -578,6 +589,11 @@ impl<E: SwitchEngine> SwitchDriver<E> {
         }
         self.k.eval(&self.inp, &mut self.last)?;
         let mut moved = self.inp.iter().any(|i| i.rx.is_some());
+        self.since_rx = if moved {
+            0
+        } else {
+            self.since_rx.saturating_add(1)
+        };
         for p in 0..self.n {
             let sent = match self.last[p].tx {
                 Some(w) if self.inp[p].tx_ready => {

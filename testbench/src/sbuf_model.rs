@@ -23,6 +23,8 @@ struct Input {
     cp: Option<Desc>,
     i_ovr: bool,
     c_ovr: u32,
+    /// Bad completions (counted as they go into `cq`).
+    c_bad: u32,
     lastc: u8,
     w_act: bool,
     w_adm: bool,
@@ -35,6 +37,13 @@ struct Input {
     w_words: u16,
     w_emp: u8,
     w_trim: bool,
+    /// A trimmed frame past its header (`w_tt`): the rest is popped and counted, and the
+    /// header completes at the frame's last word, good only if the whole frame had the
+    /// verdict's length (`w_fw` words, `w_fe` empty; `w_fj` words popped so far).
+    w_tt: bool,
+    w_fw: u16,
+    w_fe: u8,
+    w_fj: u16,
     w_cs: u16,
     w_ret: bool,
     w_rb: u64,
@@ -228,6 +237,7 @@ impl SbufModel {
                 .map(|x| InView {
                     cp: x.cq.front().copied(),
                     ovr: x.c_ovr,
+                    bad: x.c_bad,
                     src_sent: x.c_src,
                     src_drop: x.c_sdrop,
                 })
@@ -321,6 +331,9 @@ impl SbufModel {
                 nx.w_words = vw;
                 nx.w_emp = ve;
                 nx.w_trim = hv.trim;
+                nx.w_tt = false;
+                nx.w_fw = hv.words;
+                nx.w_fe = hv.empty;
                 nx.w_cs = hv.csum;
                 nx.w_ret = hv.ret;
                 nx.w_rb = hv.rb;
@@ -338,10 +351,28 @@ impl SbufModel {
             let seff = if j0 { bnext } else { x.w_s };
             let mut cpe = hw.empty;
             let mut cpb = hw.ovr || j1 != words || hw.empty != emp;
+            // the whole frame against its verdict (a trimmed frame's check)
+            let (trim, fw, fe, fj, tt) = if take {
+                (hv.trim, hv.words, hv.empty, 0, false)
+            } else {
+                (x.w_trim, x.w_fw, x.w_fe, x.w_fj, x.w_tt)
+            };
+            let fj1 = (fj + 1) & 0x1ff;
+            let whole_bad = hw.ovr || fj1 != fw || hw.empty != fe;
+            let mut cpw = j1;
             if act && !adm && !x.df.is_empty() {
                 pop = true;
                 if hw.last {
                     nx.w_act = false;
+                }
+                // a trimmed frame's tail: its header completes at the frame's last word
+                // (or, longer than its verdict, at the verdict's last as bad)
+                if tt && (hw.last || fj1 == fw) {
+                    cq_push = true;
+                    cpw = 8;
+                    cpe = 0;
+                    cpb = !hw.last || whole_bad;
+                    nx.w_tt = false;
                 }
             }
             if act && adm {
@@ -400,12 +431,18 @@ impl SbufModel {
                     }
                     if hw.last {
                         cq_push = true;
+                        cpb = cpb || (trim && whole_bad);
                         nx.w_act = false;
                         nx.w_row = false;
                     } else if j1 == words {
-                        cq_push = true;
-                        cpe = emp;
-                        cpb = !x.w_trim || take;
+                        if x.w_trim && !take {
+                            // a trimmed frame's header is written: the rest is checked
+                            nx.w_tt = true;
+                        } else {
+                            cq_push = true;
+                            cpe = emp;
+                            cpb = true;
+                        }
                         nx.w_adm = false;
                         nx.w_row = false;
                     } else {
@@ -464,6 +501,11 @@ impl SbufModel {
             if pop && !nx.df.is_empty() {
                 nx.df.pop_front();
             }
+            if pop {
+                nx.w_fj = fj1;
+            } else if take {
+                nx.w_fj = 0;
+            }
             if push {
                 let (data, last, empty) = di.rx.expect("pushed word");
                 push_fifo(
@@ -495,12 +537,15 @@ impl SbufModel {
             }
             if let Some(dsc) = x.cp {
                 push_fifo(&mut nx.cq, CQ_DEPTH, cq_len, dsc);
+                if dsc.bad {
+                    nx.c_bad = x.c_bad.wrapping_add(1);
+                }
             }
             if cq_push {
                 nx.cp = Some(Desc {
                     cell: heff,
                     s: seff,
-                    words: j1,
+                    words: cpw,
                     empty: cpe,
                     bad: cpb,
                 });
@@ -782,6 +827,7 @@ impl SbufModel {
                 x.ring.clear();
                 x.cq.clear();
                 x.cp = None;
+                x.c_bad = 0;
                 x.g_src = false;
                 x.g_j = 0;
                 x.g_v = false;

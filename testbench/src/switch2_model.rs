@@ -67,6 +67,7 @@ impl Switch2Model {
                         fwd: c.fwd,
                         drop_full: self.full[p],
                         ovr: bv.inp[p].ovr,
+                        bad: bv.inp[p].bad,
                         tx_frames: bv.out[p].tx_frames,
                         trimmed: self.trim[p],
                         returned: self.ret[p],

@@ -174,7 +174,7 @@ fn switch2_p4_tofino_style_trimming_recirculates() {
         k.tof.pipes = pipes;
         let s = p4(seed, 20_000, &k);
         assert!(s.delivered > 500, "too little delivered: {s:?}");
-        assert!(s.metered > 20, "too few trimmed at a meter: {s:?}");
+        assert!(s.metered > 15, "too few trimmed at a meter: {s:?}");
         assert!(s.deflected > 20, "too few deflected: {s:?}");
         assert_eq!(s.deflected, s.recirculated, "{s:?}");
         assert!(s.trimmed >= s.metered, "{s:?}");
