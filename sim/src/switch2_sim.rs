@@ -263,7 +263,7 @@ pub struct VSwitch2 {
     occ: Vec<PortRef>,
     /// Per port: `stat$p$deflected`, `mode$p`, `stat$p$src_sent`, `stat$p$src_drop`,
     /// `pru$p`, `sm$p`, `stat$p$bad`.
-    tof: Vec<[PortRef; 7]>,
+    more: Vec<[PortRef; 7]>,
     cycle: u64,
 }
 
@@ -292,7 +292,7 @@ impl VSwitch2 {
         let occ = (0..n * BANDS)
             .map(|x| lib.port(&format!("occ_bytes${x}")))
             .collect::<Result<Vec<_>, _>>()?;
-        let tof = (0..n)
+        let more = (0..n)
             .map(|p| {
                 Ok([
                     lib.port(&format!("stat${p}$deflected"))?,
@@ -310,7 +310,7 @@ impl VSwitch2 {
             links,
             stat,
             occ,
-            tof,
+            more,
             cycle: 0,
         })
     }
@@ -392,7 +392,7 @@ impl SwitchEngine for VSwitch2 {
         for (p, o) in out.iter_mut().enumerate().take(self.links.len()) {
             let (rx_ready, tx) = self.links[p].read(m);
             let s: [u64; STAT2] = std::array::from_fn(|k| m.get(self.stat[p][k]));
-            let [dod, mode, src_sent, src_drop, pru, sm, bad] = self.tof[p].map(|r| m.get(r));
+            let [dod, mode, src_sent, src_drop, pru, sm, bad] = self.more[p].map(|r| m.get(r));
             let st = port_stats(&s);
             *o = PortOut {
                 rx_ready,
