@@ -5,8 +5,8 @@
 #                      [--pnr-minutes M] [--uram] [-j JOBS] [--reports DIR] [--work DIR]
 #                      [--key] [BLOCK ...]
 #   F = xcup (default; Virtex/Kintex UltraScale+, as in thesis Table 3.2), xcu or xc7:
-#       Yosys synth_xilinx -flatten -noiopad [-uram] (switch_p16's RAMs inferred before
-#       flattening and its LUTs mapped by ABC's fast script: see RAM_FIRST_BLOCKS); columns LUT, FF, LUTRAM primitives,
+#       Yosys synth_xilinx -flatten -noiopad [-uram] (the RAMs of RAM_FIRST_BLOCKS inferred
+#       before flattening and their LUTs mapped by ABC's fast script); columns LUT, FF, LUTRAM primitives,
 #       BRAM18, BRAM36, URAM288, levels; for nic_ndp / nic_ndp_n128 also thesis Table 3.2.
 #   F = ecp5: Yosys synth_ecp5, then nextpnr-ecp5 --85k --package CABGA381
 #       --out-of-context --freq MHZ --seed N (LFE5U-85F; installed by
@@ -24,11 +24,12 @@
 #   --work DIR: logs, netlists and rows, default target/fpga. Relative to the current directory.
 #   --key: print "BLOCK KEY FLOW" for each block and family (family order, then block
 #       order) and synthesize nothing; tests compare these with the reports' lines.
-#   default blocks: every verilog-out/*.v (switch_p16 alone runs for about an hour and
-#       needs ~6 GB: docs/fpga.md)
-#   BLOCK@MODE, for a switch (e.g. switch_p4@bolt): the block with its cfg$mode input tied
-#       to one mode (droptail, trim, tofino-trim, bolt), so that Yosys removes the logic of
-#       the other modes; the row is named BLOCK@MODE, its files BLOCK.MODE.*
+#   default blocks: every verilog-out/*.v (switch2_p16 alone runs for about half an hour:
+#       docs/fpga.md)
+#   BLOCK@MODE, for the switch (e.g. switch2_p4@bolt): the block with its mode inputs
+#       (cfg$trim, tof$on, bolt$on) tied to one mode (droptail, trim, tofino-trim, bolt), so
+#       that Yosys removes the logic of the other modes; the row is named BLOCK@MODE, its
+#       files BLOCK.MODE.*
 # Writes DIR/<block>.<family>.txt (Yosys stat, the deepest path and, for ecp5, nextpnr's
 # utilisation, Fmax and critical path), only when the block's flow succeeded, and the logs
 # and netlists to the work dir. Each report starts with three lines:
@@ -99,16 +100,23 @@ fi
 if [ ${#blocks[@]} -eq 0 ]; then
   for v in verilog-out/*.v; do blocks+=("$(basename "$v" .v)"); done
 fi
-# BLOCK@MODE: the switch mode's value (hdl/src/switch.rs, MODE_*).
-mode_value() {
-  case "$1" in droptail) echo 0 ;; trim) echo 1 ;; tofino-trim) echo 2 ;; bolt) echo 3 ;; *) return 1 ;; esac
+# BLOCK@MODE: the switch's mode inputs and their values in a mode ("PORT=V ...": ideal
+# trimming is cfg$trim, Tofino-style trimming tof$on, Bolt bolt$on; hdl/src/switch2.rs).
+mode_ties() {
+  case "$1" in
+    droptail) echo 'cfg$trim=0 tof$on=0 bolt$on=0' ;;
+    trim) echo 'cfg$trim=1 tof$on=0 bolt$on=0' ;;
+    tofino-trim) echo 'cfg$trim=0 tof$on=1 bolt$on=0' ;;
+    bolt) echo 'cfg$trim=0 tof$on=0 bolt$on=1' ;;
+    *) return 1 ;;
+  esac
 }
 for top in "${blocks[@]}"; do
   base=${top%%@*}
   [ -f "verilog-out/$base.v" ] || { echo "synth.sh: no verilog-out/$base.v (see ntsim blocks)" >&2; exit 2; }
   if [ "$base" != "$top" ]; then
-    [[ "$base" == switch_p* ]] || { echo "synth.sh: $top: only a switch has modes (switch_pN@MODE)" >&2; exit 2; }
-    mode_value "${top#*@}" > /dev/null || { echo "synth.sh: $top: unknown mode '${top#*@}' (droptail, trim, tofino-trim, bolt)" >&2; exit 2; }
+    [[ "$base" == switch2_p* ]] || { echo "synth.sh: $top: only the switch has modes (switch2_pN@MODE)" >&2; exit 2; }
+    mode_ties "${top#*@}" > /dev/null || { echo "synth.sh: $top: unknown mode '${top#*@}' (droptail, trim, tofino-trim, bolt)" >&2; exit 2; }
   fi
 done
 command -v yosys >/dev/null || { echo "synth.sh: yosys is not installed (scripts/setup.sh installs it)" >&2; exit 1; }
@@ -119,20 +127,20 @@ if [[ " ${fams[*]} " == *" ecp5 "* ]]; then
   nextpnr=$(bash scripts/setup-nextpnr.sh) || { echo "synth.sh: nextpnr-ecp5 is not available (scripts/setup-nextpnr.sh)" >&2; exit 1; }
 fi
 
-# Blocks whose RAMs are inferred before the design is flattened. switch_p16 has 6,087
-# modules (832 RAMs, the rest registers): flattened first, Yosys memory_dff spent over 30
-# minutes of CPU on the one module with 832 RAMs; kept hierarchical, Yosys's per-module
-# passes cost time in the square of the module count (memory_dff was still running after 10
-# minutes, opt_dff after 45). So the registers are flattened into the top while the RAM
-# modules are kept, each RAM module's memory is inferred on its own (memory -nomap, which
-# merges its read register), and then everything is flattened for synth_xilinx as usual.
-RAM_FIRST_BLOCKS="switch_p16"
+# Blocks whose RAMs are inferred before the design is flattened: none now. The retired
+# crosspoint switch_p16 needed it: 6,087 modules (832 RAMs, the rest registers); flattened
+# first, Yosys memory_dff spent over 30 minutes of CPU on the one module with 832 RAMs;
+# kept hierarchical, Yosys's per-module passes cost time in the square of the module count.
+# So the registers are flattened into the top while the RAM modules are kept, each RAM
+# module's memory is inferred on its own (memory -nomap, which merges its read register),
+# and then everything is flattened for synth_xilinx as usual.
+RAM_FIRST_BLOCKS=""
 
 # The file name of a row (BLOCK@MODE -> BLOCK.MODE).
 file_name() { echo "${1/@/.}"; }
 
-# Yosys commands that read a row's design: its Verilog, and for BLOCK@MODE the cfg$mode
-# input made an internal wire driven by the mode's constant.
+# Yosys commands that read a row's design: its Verilog, and for BLOCK@MODE the mode inputs
+# made internal wires driven by the mode's constants.
 yosys_read() {
   local top=$1 base=${1%%@*} trace=0
   printf 'read_verilog -sv verilog-out/%s.v;' "$base"
@@ -147,8 +155,11 @@ yosys_read() {
     printf ' delete -port %s/w:trace$*;' "$base"
   fi
   if [ "$base" != "$top" ]; then
-    printf " delete -port %s/w:cfg\$mode; cd %s; connect -set cfg\$mode 2'd%s; cd ..;" \
-      "$base" "$base" "$(mode_value "${top#*@}")"
+    local tie
+    for tie in $(mode_ties "${top#*@}"); do
+      printf " delete -port %s/w:%s; cd %s; connect -set %s 1'd%s; cd ..;" \
+        "$base" "${tie%=*}" "$base" "${tie%=*}" "${tie#*=}"
+    done
   fi
   if [[ " $RAM_FIRST_BLOCKS " == *" $base "* ]]; then
     printf ' setattr -mod -set keep_hierarchy 1 m:* %%m; flatten; opt_clean; memory -nomap;'
@@ -158,10 +169,9 @@ yosys_read() {
 
 # The synth_xilinx commands of one block. For RAM_FIRST_BLOCKS the LUT mapping runs ABC with
 # its fast script (abc -fast: strash, dretime, if), the rest of synth_xilinx unchanged: the
-# flattened switch_p16 gives ABC 866,667 gates in one network, and the default script (with
-# its fraig, scorr, dc2 and dch passes) was still running after 46 minutes of CPU; the fast
-# script maps it in about two. On switch_p4 this flow gives 34,159 LUTs and 98 levels
-# against the default's 39,591 and 89 (docs/fpga.md), the same FFs and RAMs.
+# flattened crosspoint switch_p16 (retired) gave ABC 866,667 gates in one network, and the
+# default script (with its fraig, scorr, dc2 and dch passes) was still running after 46
+# minutes of CPU; the fast script mapped it in about two.
 xilinx_script() {
   local base=$1 fam=$2 s="synth_xilinx -family $2 -top $1 -flatten -noiopad$uram"
   if [[ " $RAM_FIRST_BLOCKS " == *" $base "* ]]; then

@@ -56,7 +56,7 @@
 use crate::ingress::{PktInfoSink, FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK};
 use crate::packetization::MAX_PKTS;
 use crate::program::{CreditOut, CtrlEventOut, DeliveredOut, FreedIn, ProgramCfg, ProgramStats};
-use crate::switch::{BOLT_INC, BOLT_SRC};
+use crate::swif::{BOLT_INC, BOLT_SRC};
 use rust_hdl::prelude::*;
 
 /// The largest window (packets).

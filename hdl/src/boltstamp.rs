@@ -9,7 +9,7 @@
 //! # Bolt bytes (frame bytes 50-58, inside the NDP transport padding)
 //! `q_size` (50-52) and `link_rate` (53) are 0 (switches write them into SRC packets);
 //! `t_data_tx` (55-58) is the NIC time (cycles since reset, 32 bits) when word 6 leaves;
-//! the flags byte (54, [`crate::switch::BOLT_DATA`] …) is:
+//! the flags byte (54, [`crate::swif::BOLT_DATA`] …) is:
 //! * DATA: `DATA | INC`, plus `FIRST` when `pkt_offset < cfg.rtt_pkts` (the message's
 //!   first window) and `LAST` when the message's credit reaches its last packet
 //!   (`credit >= packets`: what is left of the message fits in the window, §4.4.2). Every
@@ -28,7 +28,7 @@
 //! `source.ready`.
 use crate::deparser::MacSource;
 use crate::parser::MacSink;
-use crate::switch::{BOLT_ACK, BOLT_DATA, BOLT_FIRST, BOLT_INC, BOLT_LAST};
+use crate::swif::{BOLT_ACK, BOLT_DATA, BOLT_FIRST, BOLT_INC, BOLT_LAST};
 use rust_hdl::prelude::*;
 
 /// The TX stamp. See the module documentation.

@@ -29,7 +29,7 @@ pub mod sing;
 pub mod sque;
 pub mod statereg;
 pub mod stofino;
-pub mod switch;
+pub mod swif;
 pub mod switch2;
 pub mod timer;
 
@@ -100,20 +100,6 @@ impl<const A: usize, const N: usize, const W: usize> Clocked for statereg::State
 }
 
 impl<const A: usize, const N: usize> Clocked for prisched::PrioSched<A, N> {
-    fn clock_input(&mut self) -> &mut Signal<In, Clock> {
-        &mut self.clock
-    }
-}
-
-impl<
-        const N: usize,
-        const NN: usize,
-        const NB: usize,
-        const NNB: usize,
-        const NR: usize,
-        const NP: usize,
-    > Clocked for switch::Switch<N, NN, NB, NNB, NR, NP>
-{
     fn clock_input(&mut self) -> &mut Signal<In, Clock> {
         &mut self.clock
     }

@@ -1,11 +1,10 @@
 //! The switch's modes (its admission policies): one enum, [`SwitchMode`], and one
 //! descriptor table, [`MODES`], read by `ntsim switch --mode`, `ntsim run`'s TOML
 //! (`mode = "trim"`), `ntsim fuzz`'s targets (`switch-<mode>`), the FPGA flow's rows
-//! (`switch_p4@<mode>`), the simulation drivers and the golden models.
+//! (`switch2_p4@<mode>`), the simulation drivers and the golden models.
 //!
-//! A mode's name is what every interface reads and prints; its [`ModeInfo::cfg`] is the
-//! crosspoint switch's `cfg.mode` input ([`crate::switch`]); [`ModeInfo::shared`] says
-//! whether the shared-buffer switch ([`crate::switch2`]) implements it yet.
+//! A mode's name is what every interface reads and prints. The switch ([`crate::switch2`])
+//! runs every mode; its inputs select one (`cfg.trim`, `tof.on`, `bolt.on`).
 use std::fmt;
 
 /// A switch mode. Serde reads and writes it by name (`"droptail"`, `"trim"`,
@@ -29,10 +28,6 @@ pub struct ModeInfo {
     pub mode: SwitchMode,
     /// The name every interface reads and prints.
     pub name: &'static str,
-    /// The crosspoint switch's `cfg.mode` value ([`crate::switch`]`::MODE_*`).
-    pub cfg: u64,
-    /// Whether the shared-buffer switch ([`crate::switch2`]) implements it.
-    pub shared: bool,
     /// One line for `--help`-style listings.
     pub about: &'static str,
 }
@@ -42,29 +37,21 @@ pub const MODES: [ModeInfo; 4] = [
     ModeInfo {
         mode: SwitchMode::DropTail,
         name: "droptail",
-        cfg: crate::switch::MODE_DROPTAIL,
-        shared: true,
         about: "drop a packet that does not fit",
     },
     ModeInfo {
         mode: SwitchMode::Trim,
         name: "trim",
-        cfg: crate::switch::MODE_TRIM,
-        shared: true,
         about: "ideal trimming: a DATA packet that does not fit goes on as its 64-byte header (paper 002 §2)",
     },
     ModeInfo {
         mode: SwitchMode::TofinoTrim,
         name: "tofino-trim",
-        cfg: crate::switch::MODE_TOFINO_TRIM,
-        shared: true,
         about: "Tofino-style trimming: meters, deflect-on-drop, the control loop (paper 002 §3-§5)",
     },
     ModeInfo {
         mode: SwitchMode::Bolt,
         name: "bolt",
-        cfg: crate::switch::MODE_BOLT,
-        shared: true,
         about: "drop-tail plus Bolt: SRC, PRU, SM (thesis Algorithms 7 and 9)",
     },
 ];
@@ -88,11 +75,6 @@ impl SwitchMode {
         self.info().name
     }
 
-    /// The crosspoint switch's `cfg.mode` value.
-    pub fn cfg(self) -> u64 {
-        self.info().cfg
-    }
-
     /// The mode named `name`, or an error naming the known ones.
     pub fn parse(name: &str) -> Result<Self, String> {
         MODES
@@ -105,11 +87,6 @@ impl SwitchMode {
     /// The known names, comma-separated, in table order.
     pub fn names() -> String {
         MODES.map(|m| m.name).join(", ")
-    }
-
-    /// The mode whose crosspoint `cfg.mode` value is `cfg`.
-    pub fn of_cfg(cfg: u64) -> Option<Self> {
-        MODES.iter().find(|m| m.cfg == cfg).map(|m| m.mode)
     }
 }
 

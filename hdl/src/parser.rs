@@ -504,7 +504,7 @@ impl Parser {
             beat: std::array::from_fn(|i| Constant::new((i as u64).into())),
             homa: Constant::new(homa),
             bolt: Constant::new(bolt),
-            bolt_src: Constant::new((crate::switch::BOLT_SRC as u64).into()),
+            bolt_src: Constant::new((crate::swif::BOLT_SRC as u64).into()),
             one_6: Constant::new(1.into()),
             zero_hdr: Constant::new(RxHdr::default()),
             zero_6: Constant::new(0.into()),

@@ -13,7 +13,6 @@ use crate::sbuf::{SharedBuffer16, SharedBuffer4};
 use crate::sing::{SwitchIngress16, SwitchIngress4};
 use crate::sque::{SwitchQueues16, SwitchQueues4};
 use crate::statereg::StateReg16x32;
-use crate::switch::{Switch16, Switch4};
 use crate::switch2::{SharedSwitch16, SharedSwitch4};
 use crate::timer::{Timer128, Timer16};
 
@@ -147,18 +146,8 @@ pub fn blocks() -> Vec<BlockSpec> {
             verilog: || emit_verilog("nic_bolt", NicBolt::new()),
         },
         BlockSpec {
-            name: "switch_p4",
-            about: "switch, 4 ports: crosspoint buffers (4 bands x 2 KiB per input/output pair), drop-tail, ideal trimming with return to sender, Tofino-style trimming (meters, deflect-on-drop, recirculation), Bolt (SRC, PRU, SM); SP or WRR bands, RR inputs",
-            verilog: || emit_verilog("switch_p4", Switch4::new()),
-        },
-        BlockSpec {
-            name: "switch_p16",
-            about: "switch, 16 ports: as switch_p4 with 256 crosspoints and up to 4 ingress pipes (Tofino-style trimming)",
-            verilog: || emit_verilog("switch_p16", Switch16::new()),
-        },
-        BlockSpec {
             name: "sbuf_p4",
-            about: "the new switch's shared packet buffer, 4 ports: 2048 cells of 4 words (64 KiB) in 4 banks written by rotation, two read replicas, free lists, per-output row readers and serializers (issue 30, first slice; not yet in a switch)",
+            about: "the switch's shared packet buffer, 4 ports: 2048 cells of 4 words (64 KiB) in 4 banks written by rotation, two read replicas, free lists, per-output row readers and serializers, trimmed headers and Bolt SRCs written in",
             verilog: || emit_verilog("sbuf_p4", SharedBuffer4::new()),
         },
         BlockSpec {
@@ -168,7 +157,7 @@ pub fn blocks() -> Vec<BlockSpec> {
         },
         BlockSpec {
             name: "sadm_p4",
-            about: "the new switch's admission, 4 ports, one lane: round robin over the inputs' requests, occupancy per (output, band) and per output in packets and bytes, static limits on both, band 0's header limits, a Choudhury-Hahne dynamic threshold, headroom in free cells, trimming and return to sender, Tofino-style trimming's meters, modes and deflection (policy block `stofino`), Bolt's tokens, flags and SRC decisions (policy block `sbolt`); a limit is exceeded by at most 4 packets (issue 30, second slice)",
+            about: "the switch's admission, 4 ports, one lane: round robin over the inputs' requests, occupancy per (output, band) and per output in packets and bytes, static limits on both, band 0's header limits, a Choudhury-Hahne dynamic threshold, headroom in free cells, trimming and return to sender, Tofino-style trimming's meters, modes and deflection (policy block `stofino`), Bolt's tokens, flags and SRC decisions (policy block `sbolt`); a limit is exceeded by at most 4 packets",
             verilog: || emit_verilog("sadm_p4", Admission4::new()),
         },
         BlockSpec {
@@ -178,7 +167,7 @@ pub fn blocks() -> Vec<BlockSpec> {
         },
         BlockSpec {
             name: "sing_p4",
-            about: "the new switch's ingress, 4 ports: header parse, route lookup (lowest matching entry), band by tos or flags, an 8-word delay line so that only well-formed, routed frames of 8 words or more reach the buffer, one admission request per frame (issue 30, third slice)",
+            about: "the switch's ingress, 4 ports: header parse, route lookup (lowest matching entry), band by tos or flags, an 8-word delay line so that only well-formed, routed frames of 8 words or more reach the buffer, one admission request per frame",
             verilog: || emit_verilog("sing_p4", SwitchIngress4::new()),
         },
         BlockSpec {
@@ -188,7 +177,7 @@ pub fn blocks() -> Vec<BlockSpec> {
         },
         BlockSpec {
             name: "sque_p4",
-            about: "the new switch's queues and output schedulers, 4 ports: descriptor queues per (lane, output, band) as linked lists through a descriptor memory indexed by head cell (2048 cells), strict priority or WRR over bands, round robin over lanes, departures to the admission (issue 30, fourth slice)",
+            about: "the switch's queues and output schedulers, 4 ports: descriptor queues per (lane, output, band) as linked lists through a descriptor memory indexed by head cell (2048 cells), strict priority or WRR over bands, round robin over lanes, departures to the admission",
             verilog: || emit_verilog("sque_p4", SwitchQueues4::new()),
         },
         BlockSpec {
@@ -198,12 +187,12 @@ pub fn blocks() -> Vec<BlockSpec> {
         },
         BlockSpec {
             name: "switch2_p4",
-            about: "the new switch, 4 ports, drop-tail or ideal trimming with return to sender: ingress, admission, shared buffer (64 KiB), queues and schedulers wired with a register at every block boundary (issue 30)",
+            about: "the switch, 4 ports: drop-tail, ideal trimming with return to sender, Tofino-style trimming (meters, deflect-on-drop, recirculation, the control loop), Bolt (SRC, PRU, SM); ingress, admission with its policy blocks, shared buffer (64 KiB), queues and schedulers, a register at every block boundary",
             verilog: || emit_verilog("switch2_p4", SharedSwitch4::new()),
         },
         BlockSpec {
             name: "switch2_p16",
-            about: "the new switch, 16 ports: two lanes, 64 KiB",
+            about: "the switch, 16 ports: two admission lanes, 64 KiB, up to 4 ingress pipes (Tofino-style trimming)",
             verilog: || emit_verilog("switch2_p16", SharedSwitch16::new()),
         },
     ]
@@ -217,7 +206,7 @@ const EMIT_STACK: usize = 1 << 30;
 pub fn emit_all() -> Vec<(&'static str, Result<String, EmitError>)> {
     let specs = blocks();
     let mut order: Vec<usize> = (0..specs.len()).collect();
-    order.sort_by_key(|&k| specs[k].name != "switch_p16");
+    order.sort_by_key(|&k| specs[k].name != "switch2_p16");
     let next = std::sync::atomic::AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut done: Vec<(usize, Result<String, EmitError>)> = std::thread::scope(|s| {

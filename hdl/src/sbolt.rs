@@ -15,7 +15,7 @@
 //!
 //! # What a decision sees
 //! A request is a **Bolt data packet** when `on`, it is valid, well formed (`q_ok`), to an
-//! existing output, and its Bolt flags (`q_bf`, frame byte 54: [`crate::switch::BOLT_DATA`]
+//! existing output, and its Bolt flags (`q_bf`, frame byte 54: [`crate::swif::BOLT_DATA`]
 //! …) have DATA. Only those move the tokens or change flags; for every other request `bm`
 //! is clear, `src` clear and `bf` its flags unchanged.
 //!
@@ -66,7 +66,7 @@
 //! multiples), and the decision's output is compared with each output's index in P5 (8 bits).
 use rust_hdl::prelude::*;
 
-/// Bolt flag bits of frame byte 54 (as [`crate::switch::BOLT_DATA`] …); `update` reads
+/// Bolt flag bits of frame byte 54 (as [`crate::swif::BOLT_DATA`] …); `update` reads
 /// them by number (a named constant there would be emitted as an undeclared Verilog
 /// name): DATA 7, LAST 4, FIRST 3, INC 2, DEC 1.
 const F_INC: usize = 2;

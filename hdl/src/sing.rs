@@ -72,7 +72,7 @@
 //! length are registered a cycle after word 4 (P1), the lowest match and the byte and word
 //! counts a cycle later (P2), so in cycle `t + 7` the decision reads registers and the
 //! arriving word's `valid` only.
-use crate::switch::{RouteCfg, SwitchSink};
+use crate::swif::{RouteCfg, SwitchSink};
 use rust_hdl::prelude::*;
 
 /// Per input, toward the buffer and the admission.

@@ -23,7 +23,7 @@
 //! `vq0`, `vq1`, `vq2` of bytes (at `p·N + o`) that drain by 8, 4 and 2 bytes every cycle
 //! (to 0 at the least). A frame of `L` bytes is green at meter `k` when `vq_k + L <=
 //! burst` (so `L <= burst`), and each meter it is green at grows by `L`; a red frame leaves
-//! it as it is (a token bucket of `burst` bytes; the crosspoint switch's theoretical
+//! it as it is (a token bucket of `burst` bytes; the retired crosspoint switch's theoretical
 //! arrival times, divided by `2^k`, are the same queues). Every valid, well-formed request
 //! to an existing output runs the three meters of its (pipe, output) while `on`.
 //! * **P2** (the lane's S2 cycle) reads the three meters of the pick's (pipe, output) (one

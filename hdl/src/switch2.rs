@@ -68,7 +68,7 @@ use crate::sbuf::{PackVerdict, SharedBuffer};
 use crate::sing::SwitchIngress;
 use crate::sque::{recirc_dod_cap, SwitchQueues, RECIRC_DEPTH};
 use crate::stofino::{TofinoCfg, MAX_PIPES};
-use crate::switch::{RouteCfg, SwitchSink, SwitchSource};
+use crate::swif::{RouteCfg, SwitchSink, SwitchSource};
 use rust_hdl::prelude::*;
 
 /// Per band.

@@ -40,7 +40,7 @@
 //! with Tofino-style trimming.
 use nt_hdl::sadm::{Admission, BANDS};
 use nt_hdl::stofino::MAX_PIPES;
-use nt_hdl::switch::{BOLT_DATA, BOLT_DEC, BOLT_FIRST, BOLT_INC, BOLT_LAST};
+use nt_hdl::swif::{BOLT_DATA, BOLT_DEC, BOLT_FIRST, BOLT_INC, BOLT_LAST};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;

@@ -54,7 +54,7 @@ use nt_hdl::parser::{
     DROP_NAMES, DROP_NOT_FOR_US, DROP_NOT_IPV4, DROP_REASONS, DROP_TOO_LONG, DROP_TRUNCATED,
     MAX_FRAME_BYTES, MAX_MSG_BYTES,
 };
-use nt_hdl::switch::{BOLT_DATA, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC};
+use nt_hdl::swif::{BOLT_DATA, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{HashMap, VecDeque};

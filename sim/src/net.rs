@@ -18,9 +18,7 @@
 //! mode = "trim"            # droptail, trim, tofino-trim, bolt
 //! band_by_flags = false    # bands from transport flags instead of IPv4 tos
 //! buffer_bytes = 55_000    # per output and band (all inputs), up to 2^32 - 1
-//! buffer_pkts = 64         # per output and band, 1..=65535 (crosspoint: per input,
-//!                          #   output and band, up to 1048575 bytes and 4095 packets)
-//! buffer = "shared"        # the default; "crosspoint": the old switch (to be retired)
+//! buffer_pkts = 64         # per output and band, 1..=65535
 //! shared_kib = 1024        # the shared buffer: 64 (default), 1024 or 16384 KiB
 //! port_bytes = 55_296      #   per output, all bands, for whole frames (default: none)
 //! port_pkts = 100          #   likewise in packets
@@ -99,7 +97,7 @@ use crate::lockstep::lockstep;
 use crate::nic_cli::{check_timeouts, parse_host_ip};
 use crate::nic_sim::{AppMsg, Delivered, NicConfig, NicDriver, NicEngine, NicSim, Outcome, VNic};
 use crate::pcap::Packet;
-use crate::switch_sim::{Pacer, SwitchDriver, SwitchEngine, SwitchSim, VSwitch};
+use crate::switch_sim::{Pacer, SwitchDriver, SwitchEngine};
 use crate::switch_workload::{PortStats, SwitchSetup};
 use crate::vmodel::Backend;
 use crate::DEFAULT_CLOCK_HZ;
@@ -108,7 +106,7 @@ use nt_hdl::nic::{
     NicBolt, NicBolt128, NicHoma, NicHoma128, NicHomaTr, NicHomaTr128, NicNdp, NicNdp128,
 };
 use nt_hdl::packetization::{HDR_WORDS, MAX_MSG_BYTES, PKT_BYTES};
-use nt_hdl::switch::{Switch16, Switch4, BANDS};
+use nt_hdl::sadm::BANDS;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
@@ -117,9 +115,12 @@ use std::sync::Mutex;
 
 /// Bits a MAC moves per cycle.
 pub const WORD_BITS: f64 = 64.0;
-/// The switch stores and forwards: a `W`-word frame's first word leaves an idle port
-/// `W + SWITCH_EXTRA` cycles after its first word came in (docs/budgets.md).
-pub const SWITCH_EXTRA: u64 = 6;
+/// The ideal's switch ([`Network::ideal`]) stores and forwards: a `W`-word frame's first
+/// word leaves `W + IDEAL_SWITCH_EXTRA` cycles after its first word came in. 6 is the
+/// retired crosspoint switch's latency; the shared switch takes `W + 31` to `W + 37`
+/// ([`crate::switch2_sim::SHARED_P4_EXTRA`]). Kept at 6 so that every slowdown in
+/// docs/results.md has the same ideal.
+pub const IDEAL_SWITCH_EXTRA: u64 = 6;
 /// Payload bytes that tag a message (its index), so a delivery can be matched to its send.
 pub const TAG_BYTES: usize = 8;
 /// Cycles after which a settled network (every message resolved, nothing in flight, every
@@ -318,9 +319,8 @@ pub struct SwitchCfg {
     /// `native`, `verilator` or `compiled` (default: the network's `engine`).
     #[serde(default)]
     pub engine: Option<String>,
-    /// `shared` (the default: `nt_hdl::switch2`, issue 30, every mode on a shared buffer
-    /// of `shared_kib` KiB) or `crosspoint` (the old switch, `nt_hdl::switch`, its
-    /// buffers per (input, output, band); to be retired).
+    /// `shared`, the only buffer (`nt_hdl::switch2`: every mode on a shared buffer of
+    /// `shared_kib` KiB); `crosspoint`, the retired switch's, is an error that says so.
     #[serde(default)]
     pub buffer: Option<String>,
     /// The shared buffer's size: 64 (the emitted Verilog's), 1024 or 16384 KiB.
@@ -977,28 +977,14 @@ fn build_switch(
             c.ports
         )));
     }
-    let shared = match c.buffer.as_deref() {
-        Some("crosspoint") => false,
-        None | Some("shared") => true,
-        Some(x) => {
-            return Err(w(&format!(
-                "buffer = {x:?}: expected \"crosspoint\" or \"shared\""
-            )))
+    match c.buffer.as_deref() {
+        None | Some("shared") => {}
+        Some("crosspoint") => {
+            return Err(w(
+                "buffer = \"crosspoint\": the crosspoint switch was retired (2026-11-29); the switch has one buffer, shared (leave `buffer` out)",
+            ))
         }
-    };
-    if !shared {
-        for (f, v) in [
-            ("shared_kib", c.shared_kib),
-            ("port_bytes", c.port_bytes),
-            ("port_pkts", c.port_pkts),
-            ("hdr_bytes", c.hdr_bytes),
-            ("hdr_pkts", c.hdr_pkts),
-            ("dt_alpha", c.dt_alpha.map(|_| 0)),
-        ] {
-            if v.is_some() {
-                return Err(w(&format!("{f} needs buffer = \"shared\"")));
-            }
-        }
+        Some(x) => return Err(w(&format!("buffer = {x:?}: the switch's buffer is \"shared\""))),
     }
     let mut s = SwitchSetup::new(c.ports);
     s.mode = c.mode;
@@ -1008,12 +994,8 @@ fn build_switch(
     let r = |what: &str, v: Option<u64>, d: u64, lo: u64, hi: u64| {
         check_range(what, v.unwrap_or(d), lo, hi).map_err(|e| w(&e))
     };
-    // the shared switch's limits are 32 bits of bytes and 16 of packets
-    let (max_b, max_p) = if shared {
-        (u32::MAX as u64, u16::MAX as u64)
-    } else {
-        ((1 << 20) - 1, (1 << 12) - 1)
-    };
+    // the switch's limits are 32 bits of bytes and 16 of packets
+    let (max_b, max_p) = (u32::MAX as u64, u16::MAX as u64);
     let lb = r("buffer_bytes", c.buffer_bytes, s.limit_bytes[0], 0, max_b)?;
     let lp = r("buffer_pkts", c.buffer_pkts, s.limit_pkts[0], 1, max_p)?;
     s.limit_bytes = [lb; BANDS];
@@ -1049,31 +1031,7 @@ fn build_switch(
         (1 << 20) - 1,
     )?;
     s.routes = routes;
-    if shared {
-        return shared_switch(c.ports, c.shared_kib.unwrap_or(64), &s, engine).map_err(|e| w(&e));
-    }
-    Ok(match (engine, c.ports == 4) {
-        (Engine::Native, true) => Box::new(SwitchSim::new(Switch4::new(), &s)?),
-        (Engine::Native, false) => Box::new(SwitchSim::new(Switch16::new(), &s)?),
-        (e, true) => Box::new(SwitchDriver::with_engine(
-            VSwitch::of_with(
-                e.backend().expect("a library engine"),
-                "switch_p4",
-                Switch4::new,
-            )
-            .map_err(|e| w(&e))?,
-            &s,
-        )?),
-        (e, false) => Box::new(SwitchDriver::with_engine(
-            VSwitch::of_with(
-                e.backend().expect("a library engine"),
-                "switch_p16",
-                Switch16::new,
-            )
-            .map_err(|e| w(&e))?,
-            &s,
-        )?),
-    })
+    shared_switch(c.ports, c.shared_kib.unwrap_or(64), &s, engine).map_err(|e| w(&e))
 }
 
 /// The shared-buffer switch (`nt_hdl::switch2`) of `ports` ports (4 or 16) and `kib` KiB
@@ -1088,17 +1046,7 @@ pub fn shared_switch(
     use crate::switch2_sim::{
         SharedSwitch16M1, SharedSwitch16M16, SharedSwitch4M1, SharedSwitch4M16, SHARED_KIB,
     };
-    use nt_hdl::mode::MODES;
     use nt_hdl::switch2::{SharedSwitch16, SharedSwitch4};
-    if !s.mode.info().shared {
-        let on: Vec<&str> = MODES.iter().filter(|m| m.shared).map(|m| m.name).collect();
-        let (last, rest) = on.split_last().expect("a mode the shared switch runs");
-        return Err(format!(
-            "mode = {:?}: buffer = \"shared\" runs {} and {last} only so far",
-            s.mode.name(),
-            rest.join(", ")
-        ));
-    }
     if ports != 4 && ports != 16 {
         return Err(format!("{ports} ports: the switch is built for 4 or 16"));
     }
@@ -1656,7 +1604,11 @@ impl Network {
                     }
                     let w = wire_words(bytes) as f64 / slow;
                     return Some(
-                        copy_in + delay + hops * (w1 + SWITCH_EXTRA) + w.ceil() as u64 + copy_out,
+                        copy_in
+                            + delay
+                            + hops * (w1 + IDEAL_SWITCH_EXTRA)
+                            + w.ceil() as u64
+                            + copy_out,
                     );
                 }
                 End::Port(s, _) => {

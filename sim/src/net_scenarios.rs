@@ -774,7 +774,7 @@ pub fn lone_flow_rtt(net: &crate::net::Network) -> Result<(u64, usize), String> 
         .map(|i| net.host_ips[i].to_be_bytes())
         .ok_or("no host h1")?;
     let flags = crate::wire::BOLT_OFFSET + 4;
-    let is_src = |b: &[u8]| b.len() > flags && b[flags] & nt_hdl::switch::BOLT_SRC != 0;
+    let is_src = |b: &[u8]| b.len() > flags && b[flags] & nt_hdl::swif::BOLT_SRC != 0;
     let first_out = frames
         .iter()
         .find(|p| p.bytes.len() >= 34 && p.bytes[26..30] == h1)

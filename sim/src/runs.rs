@@ -47,8 +47,6 @@ pub const SIM_BLOCKS: &[&str] = &[
     "nic_ndp",
     "nic_homa",
     "nic_bolt",
-    "switch_p4",
-    "switch_p16",
     "sbuf_p4",
     "sbuf_p16",
     "sadm_p4",
@@ -73,7 +71,7 @@ pub fn resolve_block(name: &str) -> Result<&'static str, String> {
         "statereg" => "statereg_16x32",
         "prisched" => "prisched_n16",
         "nic" => "nic_ndp",
-        "switch" => "switch_p4",
+        "switch" => "switch2_p4",
         other => other,
     };
     SIM_BLOCKS.iter().copied().find(|b| *b == n).ok_or_else(|| {
@@ -173,17 +171,6 @@ pub fn run_block(
         "nic_ndp" => run_nic(nt_hdl::nic::NicNdp::new(), block, cycles, seed, opts),
         "nic_homa" => run_nic(nt_hdl::nic::NicHoma::new(), block, cycles, seed, opts),
         "nic_bolt" => run_nic(nt_hdl::nic::NicBolt::new(), block, cycles, seed, opts),
-        "switch_p4" => run_switch(nt_hdl::switch::Switch4::new(), 2, block, cycles, seed, opts)
-            .map_err(|e| e.to_string()),
-        "switch_p16" => run_switch(
-            nt_hdl::switch::Switch16::new(),
-            4,
-            block,
-            cycles,
-            seed,
-            opts,
-        )
-        .map_err(|e| e.to_string()),
         "sbuf_p4" => run_sbuf(
             nt_hdl::sbuf::SharedBuffer4::new(),
             4,
@@ -923,7 +910,7 @@ fn nic_loop<E: crate::nic_sim::NicEngine>(
                     }
                 }
                 if data && rng.gen_bool(0.5) {
-                    f.bytes[crate::wire::BOLT_OFFSET + 4] &= !nt_hdl::switch::BOLT_INC;
+                    f.bytes[crate::wire::BOLT_OFFSET + 4] &= !nt_hdl::swif::BOLT_INC;
                 }
             }
             link.send(&f);
@@ -941,7 +928,7 @@ fn nic_loop<E: crate::nic_sim::NicEngine>(
     })
 }
 
-/// [`run_block`]'s run of `nic_ndp`, `nic_homa`, `nic_bolt`, `switch_p4` or `switch_p16`
+/// [`run_block`]'s run of `nic_ndp`, `nic_homa` or `nic_bolt`
 /// on the Verilator engine ([`crate::vmodel`]): the same seeded workload, the device's
 /// emitted Verilog stepped in this process. Its events and commands equal the native
 /// run's when the engines agree.
@@ -953,7 +940,6 @@ pub fn run_verilated(block: &str, cycles: u64, seed: u64) -> Result<RunSummary, 
 /// the compiled engine: the same Verilog compiled to Rust by [`crate::rcomp`]).
 pub fn run_on(backend: Backend, block: &str, cycles: u64, seed: u64) -> Result<RunSummary, String> {
     use crate::nic_sim::{NicDriver, VNic};
-    use crate::switch_sim::VSwitch;
     use nt_hdl::nic::NicTop;
     let block = resolve_block(block)?;
     let nic = |v: VNic, program: &str| -> Result<RunSummary, String> {
@@ -973,164 +959,8 @@ pub fn run_on(backend: Backend, block: &str, cycles: u64, seed: u64) -> Result<R
             VNic::of_with(backend, block, nt_hdl::nic::NicBolt::new)?,
             nt_hdl::nic::NicBolt::PROGRAM,
         ),
-        "switch_p4" => {
-            let mut v = VSwitch::of_with(backend, block, nt_hdl::switch::Switch4::new)?;
-            switch_loop(&mut v, 2, block, cycles, seed)
-        }
-        "switch_p16" => {
-            let mut v = VSwitch::of_with(backend, block, nt_hdl::switch::Switch16::new)?;
-            switch_loop(&mut v, 4, block, cycles, seed)
-        }
         _ => Err(format!(
-            "no {backend:?}-engine run of {block}: nic_ndp, nic_homa, nic_bolt, switch_p4, switch_p16"
+            "no {backend:?}-engine run of {block}: nic_ndp, nic_homa, nic_bolt (a block's Verilog is co-simulated by replaying its native run's recorded ports)"
         )),
-    }
-}
-
-/// The switch (`switch_p4`, `switch_p16`) under [`crate::switch_workload::SwitchWorkload`] (random frames of
-/// 64..=1088 bytes with a hot spot, malformed and unrouted frames, gaps, TX backpressure):
-/// the first quarter of the run in trim mode (strict priority, bands by `tos`, return to
-/// sender), the second in drop-tail mode (WRR, bands by transport flags), the third in Bolt
-/// mode (SRCs, DEC/INC rewrites, PRU and SM tokens on random Bolt flags; supply matching
-/// off, `cfg.sm_off`, for its second half), the last in
-/// Tofino-style trimming (`pipes` pipes: 2 at 4 ports, 4 at 16; short T0/T1 and small meter bursts, so that ingress
-/// trims, deflections, recirculation and mode changes all happen). Events = words out;
-/// commands = words in.
-#[allow(clippy::too_many_arguments)]
-fn run_switch<
-    const N: usize,
-    const NN: usize,
-    const NB: usize,
-    const NNB: usize,
-    const NR: usize,
-    const NP: usize,
->(
-    uut: nt_hdl::switch::Switch<N, NN, NB, NNB, NR, NP>,
-    pipes: u64,
-    block: &'static str,
-    cycles: u64,
-    seed: u64,
-    opts: &RunOptions,
-) -> Result<(RunSummary, Option<PortRecorder>), KernelError> {
-    let mut k = Kernel::new(uut)?;
-    open_outputs(&mut k, opts)?;
-    let mut run = SwitchRun::new(N, pipes, seed);
-    let mut out = vec![Default::default(); N];
-    run.setup(&mut k, 0, cycles);
-    run_loop(k, block, cycles, seed, |k, now| {
-        run.cycle(k, now, cycles, &mut out)
-            .map_err(KernelError::Config)
-    })
-}
-
-/// [`run_switch`]'s run on any engine (the Verilator engine's; the native one records
-/// ports and waveforms through [`run_loop`]).
-fn switch_loop<E: crate::switch_sim::SwitchEngine>(
-    e: &mut E,
-    pipes: u64,
-    block: &'static str,
-    cycles: u64,
-    seed: u64,
-) -> Result<RunSummary, String> {
-    let n = e.ports();
-    let mut run = SwitchRun::new(n, pipes, seed);
-    let mut out = vec![Default::default(); n];
-    run.setup(e, 0, cycles);
-    let (mut events, mut commands) = (0u64, 0u64);
-    let t0 = Instant::now();
-    for _ in 0..cycles {
-        let now = e.cycle();
-        progress(block, now, cycles, t0);
-        let (ev, cmd) = run.cycle(e, now, cycles, &mut out)?;
-        events += ev as u64;
-        commands += cmd as u64;
-        e.tick()?;
-    }
-    Ok(RunSummary {
-        block,
-        cycles,
-        seed,
-        events,
-        commands,
-        seconds: t0.elapsed().as_secs_f64(),
-        passes: 0,
-    })
-}
-
-/// The switch run's configurations (one per quarter) and traffic.
-struct SwitchRun {
-    modes: [crate::switch_workload::SwitchSetup; 5],
-    w: crate::switch_workload::SwitchWorkload,
-}
-
-impl SwitchRun {
-    fn new(n: usize, pipes: u64, seed: u64) -> Self {
-        use crate::switch_workload::{SwitchSetup, SwitchWorkload, TrafficKnobs};
-        let mut trim = SwitchSetup::new(n);
-        trim.mode = nt_hdl::mode::SwitchMode::Trim;
-        trim.ret = true;
-        trim.limit_bytes = [700, 6000, 5000, 8000];
-        trim.limit_pkts = [12, 8, 10, 6];
-        let mut droptail = trim.clone();
-        droptail.mode = nt_hdl::mode::SwitchMode::DropTail;
-        droptail.wrr = true;
-        droptail.band_by_flags = true;
-        droptail.weight = [3, 2, 0, 1];
-        let mut bolt = trim.clone();
-        bolt.mode = nt_hdl::mode::SwitchMode::Bolt;
-        bolt.ret = false;
-        bolt.limit_bytes = [3000, 6000, 5000, 8000];
-        bolt.cc_thresh = 2000;
-        bolt.pru_cap = 5;
-        let mut bolt_nosm = bolt.clone();
-        bolt_nosm.sm = false;
-        let mut tofino = trim.clone();
-        // The trim quarter's header band takes 4 headers, so that it fills (headers are
-        // returned) while the return queues still have room.
-        trim.limit_bytes[0] = 256;
-        tofino.mode = nt_hdl::mode::SwitchMode::TofinoTrim;
-        tofino.limit_bytes = [700, 3000, 2500, 4000];
-        tofino.pipes = pipes;
-        tofino.t0 = 300;
-        tofino.t1 = 200;
-        tofino.meter_burst = 2500;
-        let knobs = TrafficKnobs {
-            load: 0.5,
-            hot: 0.5,
-            ..TrafficKnobs::default()
-        };
-        SwitchRun {
-            modes: [trim, droptail, bolt, bolt_nosm, tofino],
-            w: SwitchWorkload::new(seed, n, knobs),
-        }
-    }
-
-    /// Applies the configuration of cycle `now` when one starts then.
-    fn setup<E: crate::switch_sim::SwitchEngine>(&self, e: &mut E, now: u64, cycles: u64) {
-        let starts = [0, cycles / 4, cycles / 2, 5 * cycles / 8, 3 * cycles / 4];
-        // The last configuration starting at `now` wins (short runs share start cycles).
-        if let Some(i) = (0..5).rev().find(|&i| starts[i] == now) {
-            e.setup(&self.modes[i]);
-        }
-    }
-
-    /// One cycle's traffic; returns (a word left, a word came in).
-    fn cycle<E: crate::switch_sim::SwitchEngine>(
-        &mut self,
-        e: &mut E,
-        now: u64,
-        cycles: u64,
-        out: &mut [crate::switch_workload::PortOut],
-    ) -> Result<(bool, bool), String> {
-        if now > 0 {
-            self.setup(e, now, cycles);
-        }
-        let inp = self.w.next(true);
-        e.eval(&inp, out)?;
-        let words_out = out
-            .iter()
-            .zip(&inp)
-            .any(|(o, i)| o.tx.is_some() && i.tx_ready);
-        Ok((words_out, inp.iter().any(|i| i.rx.is_some())))
     }
 }

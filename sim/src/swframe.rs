@@ -103,7 +103,7 @@ pub fn src_header(words: &[u64], csum: u16, q: u32, link_rate: u8) -> Vec<Word> 
     let o = crate::wire::BOLT_OFFSET;
     b[o..o + 3].copy_from_slice(&q.to_be_bytes()[1..]);
     b[o + 3] = link_rate;
-    b[o + 4] = nt_hdl::switch::BOLT_SRC;
+    b[o + 4] = nt_hdl::swif::BOLT_SRC;
     (0..8)
         .map(|j| {
             let d = u64::from_be_bytes(b[j * 8..j * 8 + 8].try_into().expect("8"));

@@ -1,9 +1,9 @@
-//! The new switch ([`nt_hdl::switch2`]: drop-tail, ideal or Tofino-style trimming, Bolt, on the shared buffer) as a
-//! network device: a [`SwitchEngine`] on the native kernel or, as [`VSwitch2`], on its
-//! emitted Verilog (Verilator or the compiled engine), so
-//! [`crate::switch_sim::SwitchDriver`] runs it exactly as it runs the crosspoint switch
-//! (frames in per port, frames out stamped with their first word's cycle, paced links).
-//! Selected in `ntsim run` by a switch's `buffer = "shared"`, with `shared_kib` its size.
+//! The switch ([`nt_hdl::switch2`]: drop-tail, ideal or Tofino-style trimming, Bolt, on
+//! the shared buffer) as a network device: a [`SwitchEngine`] on the native kernel or, as
+//! [`VSwitch2`], on its emitted Verilog (Verilator or the compiled engine), which
+//! [`crate::switch_sim::SwitchDriver`] runs (frames in per port, frames out stamped with
+//! their first word's cycle, paced links). `ntsim run` takes its size from a switch's
+//! `shared_kib`.
 use crate::kernel::Kernel;
 use crate::switch_sim::{port_stats, SwitchEngine, VLink, STAT_PORTS};
 use crate::switch_workload::{PortIn, PortOut, PortStats, SwitchSetup};
@@ -20,15 +20,17 @@ pub const SHARED_KIB: [u64; 3] = [64, 1024, 16384];
 /// leaves `W + SHARED_P4_EXTRA.0` to `W + SHARED_P4_EXTRA.1` cycles after its first word
 /// came in, by the phases of its input's writes and its output's reads and the state the
 /// frames before left (measured and tested:
-/// `switch2_scenarios::the_shared_switch_stores_and_forwards_in_a_frames_words_plus_a_fixed_latency`;
-/// the crosspoint switch's extra is [`crate::net::SWITCH_EXTRA`], 6, always).
+/// `switch_scenarios::the_shared_switch_stores_and_forwards_in_a_frames_words_plus_a_fixed_latency`;
+/// the ideal's is [`crate::net::IDEAL_SWITCH_EXTRA`], 6).
 pub const SHARED_P4_EXTRA: (u64, u64) = (31, 37);
 
-/// Cycles after a frame's last word entered in which the shared switch may not count it
-/// yet: its words pass the input ring, the write arbiter and the admission's pipeline,
-/// whose counters run a few cycles stale, before its occupancy shows (7 on an idle
-/// 4-port switch, measured with `ntsim switch --quiet-cycles`); 64 leaves room for the
-/// rings' waits under load. A driver is idle only after them
+/// Cycles in which the shared switch may hold a frame its outputs do not show: after a
+/// frame's last word entered, its words pass the input ring, the write arbiter and the
+/// admission's pipeline, whose counters run a few cycles stale, before its occupancy
+/// shows (7 on an idle 4-port switch, measured with `ntsim switch --quiet-cycles`); a
+/// frame taken from its queue leaves the occupancy a few cycles before its first word is
+/// read out. 64 leaves room for the rings' waits under load. A driver is idle only after
+/// that many cycles with no word in or out
 /// ([`crate::switch_sim::SwitchEngine::settle_cycles`]).
 pub const SHARED_SETTLE: u64 = 64;
 
@@ -211,7 +213,7 @@ impl<
                     drop_no_route: s.drop_no_route.val().to_u64(),
                     drop_full: s.drop_full.val().to_u64(),
                     // deflected headers count in the switch's `trimmed`; PortStats
-                    // has them apart, as the crosspoint switch's `dod_trims`
+                    // has them apart, in `dod_trims`
                     trimmed: s
                         .trimmed
                         .val()
@@ -249,8 +251,8 @@ impl<
     }
 }
 
-/// Per port, the `stat` outputs [`VSwitch2`] reads: the first seven of the crosspoint
-/// switch's (its others this switch does not have).
+/// Per port, the `stat` outputs [`VSwitch2`] reads: the first seven of [`STAT_PORTS`]
+/// (the others are read from the switch's own outputs, or it has none).
 const STAT2: usize = 7;
 
 /// The new switch's emitted Verilog on a library engine ([`crate::vmodel`]): Verilator, or

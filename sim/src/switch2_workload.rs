@@ -507,14 +507,14 @@ fn tag(i: usize, seq: u64, low: u16) -> u64 {
 }
 
 /// The Bolt flags a switch may change: DEC set, INC cleared.
-const BOLT_MAY: u64 = (nt_hdl::switch::BOLT_INC | nt_hdl::switch::BOLT_DEC) as u64;
+const BOLT_MAY: u64 = (nt_hdl::swif::BOLT_INC | nt_hdl::swif::BOLT_DEC) as u64;
 
 /// Whether `got` is `sent`'s word 6 with Bolt's flags rewritten as Bolt may: INC kept or
 /// cleared, DEC kept or set, every other bit as sent.
 fn bolt_flags_ok(sent: u64, got: u64) -> bool {
     let (fs, fg) = ((sent >> 8) & 0xff, (got >> 8) & 0xff);
-    let inc = nt_hdl::switch::BOLT_INC as u64;
-    let dec = nt_hdl::switch::BOLT_DEC as u64;
+    let inc = nt_hdl::swif::BOLT_INC as u64;
+    let dec = nt_hdl::swif::BOLT_DEC as u64;
     (sent ^ got) & !0xff00 == 0
         && (fs & !BOLT_MAY) == (fg & !BOLT_MAY)
         && (fg & inc == 0 || fs & inc != 0)
@@ -851,7 +851,7 @@ impl Switch2Workload {
         let w6 = got.get(6).map_or(0, |w| w.0);
         if !self.k.bolt.on
             || got.len() != 8
-            || (w6 >> 8) & 0xff != nt_hdl::switch::BOLT_SRC as u64
+            || (w6 >> 8) & 0xff != nt_hdl::swif::BOLT_SRC as u64
             || (w6 >> 16) & 0xff != LINK_RATE as u64
         {
             return false;

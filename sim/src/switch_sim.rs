@@ -1,20 +1,15 @@
-//! Runs the switch block ([`nt_hdl::switch::Switch`]) cycle by cycle with whole frames at
-//! its edges: frames queued per input port enter MAC RX back to back from their cycle on;
+//! Runs a switch cycle by cycle with whole frames at its edges ([`SwitchDriver`], on any
+//! [`SwitchEngine`]; the switch is [`nt_hdl::switch2`], its engines in
+//! [`crate::switch2_sim`]): frames queued per input port enter MAC RX back to back from their cycle on;
 //! the words each output sends are gathered into frames stamped with their first word's
 //! cycle. An output port can be paced below line rate (a slower link): its `tx.ready` is
 //! high only while the port has earned a word. Used by `ntsim switch` and the network
 //! ([`crate::net`]).
-use crate::kernel::Kernel;
 use crate::pcap::Packet;
-use crate::switch_workload::PortStats;
-use crate::switch_workload::{
-    apply_setup, drive_switch, read_switch, PortIn, PortOut, SwitchSetup,
-};
+use crate::switch_workload::{PortIn, PortOut, PortStats, SwitchSetup};
 use crate::vmodel::{Backend, PortRef, VLib, VModel};
 use crate::wire::{from_words, to_words, Word};
-use nt_hdl::switch::{Switch, BANDS};
 use std::collections::VecDeque;
-use std::sync::Arc;
 
 /// Paces a transmitter at `num/den` words per cycle (`num <= den`): a word may leave in a
 /// cycle when the port has earned one; earnings stop at one word, so an idle port does not
@@ -60,8 +55,8 @@ impl Pacer {
     }
 }
 
-/// What steps a switch: the native kernel on the rust-hdl block ([`Kernel`]) or its emitted
-/// Verilog under Verilator ([`VSwitch`]).
+/// What steps a switch: the native kernel on the rust-hdl block ([`crate::kernel::Kernel`]) or its emitted
+/// Verilog on a library engine ([`crate::switch2_sim::VSwitch2`]).
 pub trait SwitchEngine: Send {
     /// Ports of the switch.
     fn ports(&self) -> usize;
@@ -78,59 +73,14 @@ pub trait SwitchEngine: Send {
     fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
     /// `native`, `verilator` or `compiled`.
     fn name(&self) -> &'static str;
-    /// Cycles after a frame's last word entered in which its place may not show yet in the
-    /// port outputs (queue occupancy): [`SwitchDriver::idle`] waits them out. 0 for the
-    /// crosspoint switch, which counts a frame as its words enter.
-    fn settle_cycles(&self) -> u64 {
-        0
-    }
+    /// Cycles in which a switch may hold a frame that its port outputs do not show: after
+    /// a frame's last word entered, before its place shows in the queue occupancy, and
+    /// after it left its queue, before its first word goes out. [`SwitchDriver::idle`]
+    /// waits them out.
+    fn settle_cycles(&self) -> u64;
 }
 
-impl<
-        const N: usize,
-        const NN: usize,
-        const NB: usize,
-        const NNB: usize,
-        const NR: usize,
-        const NP: usize,
-    > SwitchEngine for Kernel<Switch<N, NN, NB, NNB, NR, NP>>
-{
-    fn ports(&self) -> usize {
-        N
-    }
-    fn setup(&mut self, s: &SwitchSetup) {
-        apply_setup(self.uut_mut(), s);
-    }
-    fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) {
-        let r = &mut self.uut_mut().route[k];
-        r.valid.next = valid;
-        r.ip.next = (ip as u64).into();
-        r.port.next = port.into();
-    }
-    fn eval(&mut self, inp: &[PortIn], out: &mut [PortOut]) -> Result<(), String> {
-        drive_switch(self.uut_mut(), inp);
-        self.settle().map_err(|e| e.to_string())?;
-        for (o, r) in out.iter_mut().zip(read_switch(self.uut())) {
-            *o = r;
-        }
-        Ok(())
-    }
-    fn tick(&mut self) -> Result<(), String> {
-        Kernel::tick(self).map_err(|e| e.to_string())
-    }
-    fn cycle(&self) -> u64 {
-        Kernel::cycle(self)
-    }
-    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
-        Kernel::record_vcd(self, w).map_err(|e| e.to_string())
-    }
-    fn name(&self) -> &'static str {
-        "native"
-    }
-}
-
-/// One port's MAC streams in a verilated switch (`rx$p$...`, `tx$p$...`), the same in
-/// both switches.
+/// One port's MAC streams in a verilated switch (`rx$p$...`, `tx$p$...`).
 pub struct VLink {
     rx: [PortRef; 4],
     tx_ready: PortRef,
@@ -229,13 +179,8 @@ macro_rules! library_engine_steps {
 pub const NO_VCD: &str =
     "waveforms come from the native engine: run this device with engine = \"native\"";
 
-/// One port of a verilated switch: its streams and `stat` outputs.
-struct VPort {
-    link: VLink,
-    stat: [PortRef; STAT_PORTS.len()],
-}
-
-/// The `stat` outputs of a port, in the order [`VSwitch`] reads them into [`PortStats`].
+/// The `stat` outputs of a port, in the order [`port_stats`] reads them into
+/// [`PortStats`]; [`crate::switch2_sim::VSwitch2`] reads the first seven.
 pub const STAT_PORTS: [&str; 20] = [
     "rx_frames",
     "tx_frames",
@@ -283,157 +228,7 @@ pub fn port_stats(s: &[u64]) -> PortStats {
     }
 }
 
-/// The `cfg` inputs, in the order [`VSwitch`] sets them.
-const CFG_PORTS: [&str; 13] = [
-    "mode",
-    "band_by_flags",
-    "wrr",
-    "ret",
-    "cc_thresh",
-    "mtu",
-    "pru_cap",
-    "link_rate",
-    "sm_off",
-    "pipes",
-    "t0",
-    "t1",
-    "meter_burst",
-];
-
-/// The switch's emitted Verilog, verilated and stepped in this process
-/// ([`crate::vmodel`]): the Verilator engine.
-pub struct VSwitch {
-    m: VModel,
-    ports: Vec<VPort>,
-    cycle: u64,
-}
-
-impl VSwitch {
-    /// An instance of `lib` (a switch's library, e.g. from [`VLib::of_block`]).
-    pub fn new(lib: Arc<VLib>) -> Result<Self, String> {
-        let n = VLink::count(&lib)?;
-        // Every configuration input `setup` and `set_route` drive must exist.
-        let mut cfg: Vec<String> = CFG_PORTS.iter().map(|f| format!("cfg${f}")).collect();
-        for b in 0..BANDS {
-            for f in ["limit_bytes", "limit_pkts", "weight"] {
-                cfg.push(format!("band${b}${f}"));
-            }
-        }
-        for k in 0..n {
-            for f in ["valid", "ip", "port"] {
-                cfg.push(format!("route${k}${f}"));
-            }
-        }
-        cfg.push("reset".into());
-        for c in &cfg {
-            lib.port(c)?;
-        }
-        let ports = (0..n)
-            .map(|p| {
-                let q = |dir: &str, f: &str| lib.port(&format!("{dir}${p}${f}"));
-                Ok(VPort {
-                    link: VLink::new(&lib, p)?,
-                    stat: STAT_PORTS
-                        .iter()
-                        .map(|f| q("stat", f))
-                        .collect::<Result<Vec<_>, String>>()?
-                        .try_into()
-                        .map_err(|_| "stat ports".to_string())?,
-                })
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        Ok(VSwitch {
-            m: VModel::new(lib),
-            ports,
-            cycle: 0,
-        })
-    }
-
-    /// A verilated instance of switch block `S`, emitted as module `module`.
-    pub fn of<B: rust_hdl::core::prelude::Block>(
-        module: &str,
-        make: impl Fn() -> B,
-    ) -> Result<Self, String> {
-        VSwitch::new(VLib::of_block(module, make)?)
-    }
-
-    /// [`VSwitch::of`] built by `backend` (Verilator, or the compiled engine's `rustc`).
-    pub fn of_with<B: rust_hdl::core::prelude::Block>(
-        backend: Backend,
-        module: &str,
-        make: impl Fn() -> B,
-    ) -> Result<Self, String> {
-        VSwitch::new(VLib::of_block_with(backend, module, make)?)
-    }
-
-    /// Sets a configuration input (its existence was checked in [`VSwitch::new`]).
-    fn set(&mut self, name: &str, v: u64) {
-        if let Ok(r) = self.m.lib().port(name) {
-            self.m.set(r, v);
-        }
-    }
-}
-
-impl SwitchEngine for VSwitch {
-    fn ports(&self) -> usize {
-        self.ports.len()
-    }
-    fn setup(&mut self, s: &SwitchSetup) {
-        let c: [(&str, u64); CFG_PORTS.len()] = [
-            ("mode", s.mode.cfg()),
-            ("band_by_flags", s.band_by_flags as u64),
-            ("wrr", s.wrr as u64),
-            ("ret", s.ret as u64),
-            ("cc_thresh", s.cc_thresh),
-            ("mtu", s.mtu),
-            ("pru_cap", s.pru_cap),
-            ("link_rate", s.link_rate),
-            ("sm_off", !s.sm as u64),
-            ("pipes", s.pipes),
-            ("t0", s.t0),
-            ("t1", s.t1),
-            ("meter_burst", s.meter_burst),
-        ];
-        for (f, v) in c {
-            self.set(&format!("cfg${f}"), v);
-        }
-        for b in 0..BANDS {
-            self.set(&format!("band${b}$limit_bytes"), s.limit_bytes[b]);
-            self.set(&format!("band${b}$limit_pkts"), s.limit_pkts[b]);
-            self.set(&format!("band${b}$weight"), s.weight[b]);
-        }
-        for k in 0..self.ports.len() {
-            let (v, ip, port) = s.routes.get(k).copied().unwrap_or((false, 0, 0));
-            self.set_route(k, v, ip, port);
-        }
-        self.set("reset", 0);
-    }
-    fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) {
-        self.set(&format!("route${k}$valid"), valid as u64);
-        self.set(&format!("route${k}$ip"), ip as u64);
-        self.set(&format!("route${k}$port"), port);
-    }
-    fn eval(&mut self, inp: &[PortIn], out: &mut [PortOut]) -> Result<(), String> {
-        for (vp, x) in self.ports.iter().zip(inp) {
-            vp.link.drive(&mut self.m, x);
-        }
-        self.m.cycle();
-        let m = &self.m;
-        for (vp, o) in self.ports.iter().zip(out.iter_mut()) {
-            let s: [u64; STAT_PORTS.len()] = std::array::from_fn(|k| m.get(vp.stat[k]));
-            let (rx_ready, tx) = vp.link.read(m);
-            *o = PortOut {
-                rx_ready,
-                tx,
-                stat: port_stats(&s),
-            };
-        }
-        Ok(())
-    }
-    library_engine_steps!();
-}
-
-/// A switch with frame queues at its ports, on an engine: [`SwitchSim`] is the native one.
+/// A switch with frame queues at its ports, on an engine.
 pub struct SwitchDriver<E: SwitchEngine> {
     k: E,
     n: usize,
@@ -446,39 +241,8 @@ pub struct SwitchDriver<E: SwitchEngine> {
     out: Vec<(usize, Packet)>,
     inp: Vec<PortIn>,
     last: Vec<PortOut>,
-    /// Whether the last cycle moved a word on any port.
-    moved: bool,
-    /// Cycles since a word last entered on any port.
-    since_rx: u64,
-}
-
-/// The switch on the native kernel with frame queues at its ports.
-pub type SwitchSim<
-    const N: usize,
-    const NN: usize,
-    const NB: usize,
-    const NNB: usize,
-    const NR: usize,
-    const NP: usize,
-> = SwitchDriver<Kernel<Switch<N, NN, NB, NNB, NR, NP>>>;
-
-impl<
-        const N: usize,
-        const NN: usize,
-        const NB: usize,
-        const NNB: usize,
-        const NR: usize,
-        const NP: usize,
-    > SwitchDriver<Kernel<Switch<N, NN, NB, NNB, NR, NP>>>
-{
-    pub fn new(sw: Switch<N, NN, NB, NNB, NR, NP>, setup: &SwitchSetup) -> Result<Self, String> {
-        let k = Kernel::new(sw).map_err(|e| e.to_string())?;
-        SwitchDriver::with_engine(k, setup)
-    }
-
-    pub fn kernel_mut(&mut self) -> &mut Kernel<Switch<N, NN, NB, NNB, NR, NP>> {
-        &mut self.k
-    }
+    /// Cycles since a word last entered or left on any port.
+    since_move: u64,
 }
 
 impl<E: SwitchEngine> SwitchDriver<E> {
@@ -503,8 +267,7 @@ impl<E: SwitchEngine> SwitchDriver<E> {
             out: vec![],
             inp: vec![PortIn::default(); n],
             last: vec![PortOut::default(); n],
-            moved: false,
-            since_rx: u64::MAX,
+            since_move: u64::MAX,
         })
     }
 
@@ -554,12 +317,12 @@ impl<E: SwitchEngine> SwitchDriver<E> {
         self.k.cycle()
     }
 
-    /// Nothing waiting at an input, nothing queued inside, no frame half sent, no word
-    /// moved in the last cycle, and none entered in the engine's
-    /// [`SwitchEngine::settle_cycles`].
+    /// Nothing waiting at an input, nothing queued inside, no frame half sent, and no
+    /// word in or out in the engine's [`SwitchEngine::settle_cycles`]: a frame's place
+    /// shows in the occupancy only some cycles after its words went in, and a frame taken
+    /// from its queue leaves the occupancy some cycles before its first word goes out.
     pub fn idle(&self) -> bool {
-        !self.moved
-            && self.since_rx > self.k.settle_cycles()
+        self.since_move > self.k.settle_cycles()
             && self.rx.iter().all(|q| q.is_empty())
             && self.words.iter().all(|w| w.is_empty())
             && self.cur.iter().all(|c| c.is_empty())
@@ -589,11 +352,6 @@ impl<E: SwitchEngine> SwitchDriver<E> {
         }
         self.k.eval(&self.inp, &mut self.last)?;
         let mut moved = self.inp.iter().any(|i| i.rx.is_some());
-        self.since_rx = if moved {
-            0
-        } else {
-            self.since_rx.saturating_add(1)
-        };
         for p in 0..self.n {
             let sent = match self.last[p].tx {
                 Some(w) if self.inp[p].tx_ready => {
@@ -618,7 +376,11 @@ impl<E: SwitchEngine> SwitchDriver<E> {
             };
             self.pace[p].end_cycle(sent);
         }
-        self.moved = moved;
+        self.since_move = if moved {
+            0
+        } else {
+            self.since_move.saturating_add(1)
+        };
         self.k.tick()
     }
 }

@@ -265,7 +265,7 @@ const VERILATOR_CFLAGS: &str = "-fPIC";
 
 /// The optimisation of the model's own C++ (make's `OPT_FAST`, `OPT_SLOW`; the runtime keeps
 /// Verilator's `-Os`). Measured on 2026-11-27 (gcc 12, Verilator 5.006): `-O1` compiles
-/// switch_p4 in 57 s of CPU and nic_ndp_n128 in 28 s, against 86 s and 38 s at Verilator's
+/// the retired crosspoint switch_p4 in 57 s of CPU and nic_ndp_n128 in 28 s, against 86 s and 38 s at Verilator's
 /// `-Os`, and runs the 4-port NDP incast (`incast3-ndp-big`) as fast (5,500-6,500 cycles/s
 /// for both); `-O0` compiles in half the time but runs 5 times slower.
 const VERILATOR_OPT: &str = "-O1";

@@ -180,7 +180,7 @@ impl Frame {
 pub fn bolt_src_of(data: &[u8], q_size: u32, link_rate: u8) -> Option<Vec<u8>> {
     if data.len() < HDR_BYTES
         || data[34] & FLAG_DATA == 0
-        || data[BOLT_OFFSET + 4] & nt_hdl::switch::BOLT_DATA == 0
+        || data[BOLT_OFFSET + 4] & nt_hdl::swif::BOLT_DATA == 0
     {
         return None;
     }
@@ -190,7 +190,7 @@ pub fn bolt_src_of(data: &[u8], q_size: u32, link_rate: u8) -> Option<Vec<u8>> {
     std::mem::swap(&mut t.src_port, &mut t.dst_port);
     t.bolt[0..3].copy_from_slice(&q_size.min(0xff_ffff).to_be_bytes()[1..]);
     t.bolt[3] = link_rate;
-    t.bolt[4] = nt_hdl::switch::BOLT_SRC;
+    t.bolt[4] = nt_hdl::swif::BOLT_SRC;
     // The new source MAC (the old destination) is never a group address.
     // (the I/G bit, the low bit of the first octet: bit 40 of the 48-bit value).
     let src_mac = f.dst_mac & !(1u64 << 40);

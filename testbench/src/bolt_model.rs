@@ -13,7 +13,7 @@
 //! they are `None` in [`CreditEv`]).
 use nt_hdl::ingress::PktInfo;
 use nt_hdl::nic::CtrlEvent;
-use nt_hdl::switch::{BOLT_ACK, BOLT_DATA, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC};
+use nt_hdl::swif::{BOLT_ACK, BOLT_DATA, BOLT_FIRST, BOLT_INC, BOLT_LAST, BOLT_SRC};
 use std::collections::{HashMap, VecDeque};
 
 const DATA: u8 = 0x01;

@@ -19,6 +19,5 @@ pub mod sque_model;
 pub mod statereg_model;
 pub mod stream;
 pub mod switch2_model;
-pub mod switch_model;
 pub mod timer_model;
 pub mod tof_model;

@@ -51,7 +51,7 @@ impl Rec {
             new_pkt: r.is_new_pkt,
             last_pkt: r.is_last_pkt,
             ack_no: r.ack_no.to_u64() as u8,
-            bolt_inc: (r.bolt.get_bits::<8>(32).to_u64() as u8) & nt_hdl::switch::BOLT_INC != 0,
+            bolt_inc: (r.bolt.get_bits::<8>(32).to_u64() as u8) & nt_hdl::swif::BOLT_INC != 0,
         }
     }
 

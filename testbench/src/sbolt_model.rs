@@ -5,7 +5,7 @@
 //! queued bytes), carried through P4, summed per output in P5 and applied to the tokens.
 //! [`crate::adm_model::AdmModel`] runs it beside its lanes.
 use nt_hdl::sbolt::{SM_IDLE_CAP, SM_LAG, SM_OFF};
-use nt_hdl::switch::{
+use nt_hdl::swif::{
     BOLT_DATA as F_DATA, BOLT_DEC as F_DEC, BOLT_FIRST as F_FIRST, BOLT_INC as F_INC,
     BOLT_LAST as F_LAST,
 };

@@ -29,7 +29,7 @@
 //!
 //! The co-simulation tests run split Verilog against the Rust simulation cycle for cycle:
 //! in the test command, the priority scheduler split into small blocks, under Verilator
-//! and Icarus; on demand, the 16-port switch (`switch_p16_verilog_matches_rust_...`).
+//! and Icarus; on demand, the 16-port switch (`switch2_p16_verilog_matches_rust_...`).
 use regex::Regex;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};

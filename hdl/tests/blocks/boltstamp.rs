@@ -1,5 +1,5 @@
 use nt_hdl::boltstamp::*;
-use nt_hdl::switch::{BOLT_ACK, BOLT_DATA, BOLT_FIRST, BOLT_INC, BOLT_LAST};
+use nt_hdl::swif::{BOLT_ACK, BOLT_DATA, BOLT_FIRST, BOLT_INC, BOLT_LAST};
 use nt_sim::kernel::Kernel;
 
 fn frame(flags: u8, tos: u8, msg_len: u16, off: u8, credit: u16, words: usize) -> Vec<u64> {

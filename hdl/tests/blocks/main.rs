@@ -17,5 +17,4 @@ mod prisched;
 mod reassembly;
 mod rfifo;
 mod statereg;
-mod switch;
 mod timer;

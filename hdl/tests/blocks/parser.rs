@@ -183,7 +183,7 @@ fn a_bolt_parser_passes_a_switch_src_and_the_others_drop_it() {
         b[24..26].copy_from_slice(&c.to_be_bytes());
         b
     };
-    let sw_src = nt_hdl::switch::BOLT_SRC;
+    let sw_src = nt_hdl::swif::BOLT_SRC;
     for bolt in [true, false] {
         let mut tb = Tb::with(Parser::with_bolt(false, bolt));
         let good = src(sw_src | 0x01, 0);

@@ -7,7 +7,7 @@
 //! same, every Bolt decision checked against the tokens it read, and with data packets of
 //! an output apart, the tokens against the thesis's algorithm.
 use nt_hdl::sadm::Admission;
-use nt_hdl::switch::{BOLT_DATA, BOLT_INC, BOLT_LAST};
+use nt_hdl::swif::{BOLT_DATA, BOLT_INC, BOLT_LAST};
 use nt_sim::adm_workload::{
     bolt_knobs, drive, knobs, read, tofino_knobs, AdmWorkload, BandCfg, BoltCfgV, BoltSeen, Drive,
     Knobs, LimCfg, Req, Seen, View,

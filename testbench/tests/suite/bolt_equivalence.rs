@@ -15,7 +15,7 @@ use nt_hdl::bolt::BoltProgram16;
 use nt_hdl::boltstamp::BoltStamp;
 use nt_hdl::ingress::PktInfo;
 use nt_hdl::nic::CtrlEvent;
-use nt_hdl::switch::{BOLT_ACK, BOLT_DATA, BOLT_INC, BOLT_SRC};
+use nt_hdl::swif::{BOLT_ACK, BOLT_DATA, BOLT_INC, BOLT_SRC};
 use nt_sim::kernel::Kernel;
 use nt_testbench::bolt_model::{
     stamp, stamp_flags, BoltCounts, BoltModel, Choices, CreditEv, DeliveredEv,
@@ -677,7 +677,7 @@ fn bolt_stamp_matches_the_golden_model() {
             r.word6_stalls > 20 && r.stalls > 1000 && r.gaps > 1000,
             "seed {seed}: {r:?}"
         );
-        use nt_hdl::switch::{BOLT_FIRST, BOLT_LAST};
+        use nt_hdl::swif::{BOLT_FIRST, BOLT_LAST};
         let v = |b: u8| r.flag_values.get(&b).copied().unwrap_or(0);
         let di = BOLT_DATA | BOLT_INC;
         for b in [

@@ -178,12 +178,12 @@ fn synth_sh_rejects_bad_arguments() {
             "--router needs router1 or router2, got 'router3'",
         ),
         (
-            &["switch_p4@fast"][..],
-            "switch_p4@fast: unknown mode 'fast' (droptail, trim, tofino-trim, bolt)",
+            &["switch2_p4@fast"][..],
+            "switch2_p4@fast: unknown mode 'fast' (droptail, trim, tofino-trim, bolt)",
         ),
         (
             &["timer_n16@bolt"][..],
-            "timer_n16@bolt: only a switch has modes",
+            "timer_n16@bolt: only the switch has modes",
         ),
         (&["switch_p9@trim"][..], "no verilog-out/switch_p9.v"),
         (
@@ -230,9 +230,9 @@ fn synth_sh_prints_report_keys() {
             .map(|l| l.split_whitespace().map(String::from).collect())
             .collect()
     };
-    let k = keys(&["timer_n16", "switch_p4@bolt"]);
+    let k = keys(&["timer_n16", "switch2_p4@bolt"]);
     assert_eq!(k.len(), 2, "{k:?}");
-    for (row, name) in k.iter().zip(["timer_n16", "switch_p4@bolt"]) {
+    for (row, name) in k.iter().zip(["timer_n16", "switch2_p4@bolt"]) {
         assert_eq!(row.len(), 3, "{row:?}");
         assert_eq!(row[0], name);
         for h in &row[1..] {

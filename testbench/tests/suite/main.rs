@@ -26,8 +26,6 @@ mod sing_equivalence;
 mod sque_equivalence;
 mod statereg_equivalence;
 mod switch2_equivalence;
-mod switch2_scenarios;
-mod switch_equivalence;
 mod switch_scenarios;
 mod timer_equivalence;
 mod tx_path;

@@ -105,7 +105,7 @@ fn an_unloaded_message_completes_close_to_its_ideal_time() {
     // What the ideal leaves out: the NICs' pipelines, 15 cycles for NDP, and what the
     // shared switch's store and forward takes beyond the ideal's (25 to 31 cycles).
     let f = m.fct().unwrap();
-    let extra = nt_sim::switch2_sim::SHARED_P4_EXTRA.1 - nt_sim::net::SWITCH_EXTRA;
+    let extra = nt_sim::switch2_sim::SHARED_P4_EXTRA.1 - nt_sim::net::IDEAL_SWITCH_EXTRA;
     assert!(f <= m.ideal + 20 + extra, "FCT {f} vs ideal {}", m.ideal);
     // The buffer takes a lone flow's back-to-back MTU packets: nothing trimmed.
     assert_eq!(r.switch_stats[0].iter().map(|p| p.trimmed).sum::<u64>(), 0);
@@ -764,7 +764,7 @@ fn bolt_join_checks(name: &str, net: &Network, r: &RunResult) {
 /// window is down to one packet by its end, so its last window is one LAST packet, which
 /// finds the queue at `CC_THRESH` and draws an SRC instead of earning a PRU token,
 /// Algorithm 7 testing congestion first; docs/results.md. The token steps are pinned by
-/// `switch2_scenarios`.)
+/// `switch_scenarios`.)
 #[test]
 fn bolt_ramps_up_the_remaining_flow_within_three_rtts_with_and_without_pru() {
     let b = net_scenarios::BoltShape::default();
@@ -1171,36 +1171,30 @@ fn link_fault_errors_are_clear() {
     }
 }
 
-/// The new switch (`buffer = "shared"`, issue 30) in a network: a Homa incast of three
-/// 24 KB messages into one port. The crosspoint switch, with its 3 packets per input and
-/// output, drops and Homa recovers by timeouts; the shared buffer (1 MiB, limits out of
-/// reach) drops nothing, and every message arrives whole on both.
+/// The shared buffer in a network: a Homa incast of three 24 KB messages into one port.
+/// With 1 MiB and limits out of reach it drops nothing (the retired crosspoint switch, with
+/// its 3 packets per input and output, dropped and Homa recovered by timeouts); with a
+/// limit per output, or a dynamic threshold on 64 KiB, it drops, and every message still
+/// arrives whole.
 #[test]
-fn a_shared_buffer_absorbs_an_incast_that_the_crosspoint_buffer_drops() {
+fn a_shared_buffer_absorbs_an_incast_and_its_limits_bind() {
     let extra = "[[workload]]\nkind = \"incast\"\nsenders = [\"h1\", \"h2\", \"h3\"]\nreceiver = \"h0\"\nsizes = [24000, 24000, 24000]\n";
     let base = star(4, "homa", extra).replace(
         "mode = \"trim\"\nband_by_flags = true\n",
-        "mode = \"droptail\"\nbuffer = \"crosspoint\"\n",
+        "mode = \"droptail\"\n",
     );
-    let (net, r) = run(&base);
-    all_delivered(&net, &r);
     let dropped =
         |r: &nt_sim::net::RunResult| -> u64 { r.switch_stats[0].iter().map(|p| p.drop_full).sum() };
-    let x = dropped(&r);
     let t = base.replace(
-        "mode = \"droptail\"\nbuffer = \"crosspoint\"\n",
+        "mode = \"droptail\"\n",
         "mode = \"droptail\"\nbuffer = \"shared\"\nshared_kib = 1024\nbuffer_bytes = 1000000\nbuffer_pkts = 10000\n",
     );
     let (net, r2) = run(&t);
     all_delivered(&net, &r2);
     let s = dropped(&r2);
     println!(
-        "incast of 3 x 24 KB: crosspoint drops {x}, done at cycle {}; shared buffer drops {s}, done at cycle {}",
-        r.cycles, r2.cycles
-    );
-    assert!(
-        x > 0,
-        "the crosspoint buffer absorbed the incast: nothing to compare"
+        "incast of 3 x 24 KB: the shared buffer drops {s}, done at cycle {}",
+        r2.cycles
     );
     assert_eq!(s, 0, "the shared buffer dropped");
     // the same buffer with 4 KiB for each output, all bands together: the incast's
@@ -1228,13 +1222,9 @@ fn a_shared_buffer_absorbs_an_incast_that_the_crosspoint_buffer_drops() {
     println!("... 64 KiB: drops {d4}; with a dynamic threshold of alpha 1/16: drops {d5}");
     assert_eq!(d4, 0, "the 64 KiB buffer dropped without a threshold");
     assert!(d5 > 0, "the dynamic threshold dropped nothing");
-    let bad = |extra: &str| {
-        build(&base.replace("mode = \"droptail\"\nbuffer = \"crosspoint\"\n", extra)).err()
-    };
-    assert!(
-        bad("mode = \"droptail\"\nbuffer = \"crosspoint\"\nport_bytes = 4096\n")
-            .is_some_and(|e| e.contains("port_bytes needs buffer = \"shared\""))
-    );
+    let bad = |extra: &str| build(&base.replace("mode = \"droptail\"\n", extra)).err();
+    assert!(bad("mode = \"droptail\"\nbuffer = \"crosspoint\"\n")
+        .is_some_and(|e| e.contains("the crosspoint switch was retired")));
     assert!(bad("mode = \"trim\"\nbuffer = \"shared\"\nhdr_pkts = 0\n")
         .is_some_and(|e| e.contains("hdr_pkts 0: must be 1..=65535")));
     assert!(
@@ -1245,15 +1235,11 @@ fn a_shared_buffer_absorbs_an_incast_that_the_crosspoint_buffer_drops() {
         bad("mode = \"droptail\"\nbuffer = \"shared\"\ndt_alpha = 0.3\n")
             .is_some_and(|e| e.contains("dt_alpha 0.3: must be a power of two"))
     );
-    assert!(
-        bad("mode = \"droptail\"\nbuffer = \"crosspoint\"\ndt_alpha = 1.0\n")
-            .is_some_and(|e| e.contains("dt_alpha needs buffer = \"shared\""))
-    );
     assert!(bad(
         "mode = \"droptail\"\nbuffer = \"shared\"\nshared_kib = 100\nengine = \"native\"\n"
     )
     .is_some_and(|e| e.contains("shared_kib = 100")));
     assert!(
-        bad("mode = \"droptail\"\nbuffer = \"big\"\n").is_some_and(|e| e.contains("crosspoint"))
+        bad("mode = \"droptail\"\nbuffer = \"big\"\n").is_some_and(|e| e.contains("\"shared\""))
     );
 }

@@ -501,7 +501,7 @@ fn fuzz<T: NicTop + 'static>(nic: &Nic<T>, seed: u64) {
                 let mut bolt = [0u8; 9];
                 if src {
                     rng.fill(&mut bolt[..]);
-                    bolt[4] = nt_hdl::switch::BOLT_SRC;
+                    bolt[4] = nt_hdl::swif::BOLT_SRC;
                 }
                 Frame {
                     dst_mac: MAC_B,

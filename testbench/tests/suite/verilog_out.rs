@@ -8,7 +8,7 @@
 //! * fails when a committed report's `flow` differs from `fpga/synth.sh --key` (stale: the
 //!   Verilog or the flow changed), naming the command that refreshes it;
 //! * re-runs Yosys `synth_xilinx` (into a temp dir) on the blocks whose `key` differs (the
-//!   stale ones, or all of them with another Yosys), switch_p16 aside (an hour, ~6 GB), and
+//!   stale ones, or all of them with another Yosys), switch2_p16 aside (long), and
 //!   compares them with the committed reports within [`LUT_FF_PERCENT`] etc.; when no key
 //!   differs, it runs `timer_n16` alone so that the flow itself stays tested.
 //!
@@ -23,18 +23,18 @@ use nt_testbench::repo_cmd::{root, run, text};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// Blocks whose Yosys `synth_xilinx` run takes too long for the default run (switch_p16:
-/// about an hour and ~6 GB, `docs/fpga.md`). Their committed report is still checked for
+/// Blocks whose Yosys `synth_xilinx` run takes too long for the default run (switch2_p16,
+/// `docs/fpga.md`). Their committed report is still checked for
 /// staleness here, and `scripts/test-full.sh` re-synthesizes them.
-const FULL_SYNTHESIS_ONLY: [&str; 1] = ["switch_p16"];
+const FULL_SYNTHESIS_ONLY: [&str; 1] = ["switch2_p16"];
 
-/// The per-mode switch rows whose xcup reports are committed (`switch_p4.MODE.xcup.txt`):
+/// The per-mode switch rows whose xcup reports are committed (`switch2_p4.MODE.xcup.txt`):
 /// one per mode of `nt_hdl::mode::MODES`, in its order (`xcup_rows` checks).
 const MODE_ROWS: [&str; 4] = [
-    "switch_p4@droptail",
-    "switch_p4@trim",
-    "switch_p4@tofino-trim",
-    "switch_p4@bolt",
+    "switch2_p4@droptail",
+    "switch2_p4@trim",
+    "switch2_p4@tofino-trim",
+    "switch2_p4@bolt",
 ];
 
 // How far a re-synthesized block may move from its committed report before a test fails.
@@ -223,7 +223,10 @@ fn temp_dir(name: &str) -> PathBuf {
 /// Every row with a committed xcup report: the registry's blocks and the switch modes.
 fn xcup_rows() -> Vec<&'static str> {
     let mut rows: Vec<&str> = nt_hdl::registry::blocks().iter().map(|b| b.name).collect();
-    let modes: Vec<&str> = MODE_ROWS.iter().map(|r| &r["switch_p4@".len()..]).collect();
+    let modes: Vec<&str> = MODE_ROWS
+        .iter()
+        .map(|r| &r["switch2_p4@".len()..])
+        .collect();
     let table: Vec<&str> = nt_hdl::mode::MODES.iter().map(|m| m.name).collect();
     assert_eq!(modes, table, "MODE_ROWS is not the mode table");
     rows.extend(MODE_ROWS);
@@ -370,7 +373,7 @@ fn stat_cells(report: &str) -> (Vec<(String, u64)>, Option<u64>) {
 /// `LDPE`). `fpga/synth.sh` writes a report only when Yosys succeeded on the block.
 ///
 /// This replaced a run of Yosys's front end (read, `proc`, `check -assert`) on every
-/// block, which took 12 minutes of the test command's 2 cores (switch_p16 about 5,
+/// block, which took 12 minutes of the test command's 2 cores (the retired switch_p16 about 5,
 /// switch2_p16 3) to check what the reports already record; combinational loops and
 /// latches are also refused by our compiler on every committed block
 /// (`nt-sim`'s `rcomp::tests::committed_blocks_schedule_in_one_pass`) and multiple drivers by
@@ -420,23 +423,20 @@ fn stat_cells_reads_cells_and_processes() {
     );
 }
 
-/// The house rule, on every block but the old switch: at most 8 LUT levels on every
-/// register-to-register path (xcup, `fpga/levels.py`), read from the committed reports
-/// (which `committed_xcup_reports_are_fresh` ties to the Verilog of now). That is every NIC
-/// block and NIC top, and the new switch (`switch2_*`) and its parts (`sing_*`, `sadm_*`,
-/// `sbuf_*`, `sque_*`). Not held to it yet: the old switch (`switch_*`), which the new one
-/// replaces (issue 30, docs/switch-design.md).
+/// The house rule, on every block: at most 8 LUT levels on every register-to-register path
+/// (xcup, `fpga/levels.py`), read from the committed reports (which
+/// `committed_xcup_reports_are_fresh` ties to the Verilog of now). That is every NIC block
+/// and NIC top, and the switch (`switch2_*`, and each of its modes alone,
+/// `switch2_p4@MODE`) and its parts (`sing_*`, `sadm_*`, `sbuf_*`, `sque_*`). (The
+/// crosspoint switch, retired on 2026-11-29, was never held to it: 77 to 90 levels at 4
+/// ports, 747 at 16.)
 ///
 /// `switch2_p16` was 9 until its admission summed the lanes' admissions in a register of
 /// their own (S4) before the counters add them: 7 now.
 #[test]
-fn every_block_but_the_old_switch_closes_within_eight_lut_levels() {
+fn every_block_closes_within_eight_lut_levels() {
     const MAX_LEVELS: u64 = 8;
-    let rows: Vec<&str> = nt_hdl::registry::blocks()
-        .iter()
-        .map(|b| b.name)
-        .filter(|n| !n.starts_with("switch_"))
-        .collect();
+    let rows = xcup_rows();
     assert!(
         rows.contains(&"nic_ndp")
             && rows.contains(&"packetization_n128")
@@ -466,7 +466,7 @@ fn every_block_but_the_old_switch_closes_within_eight_lut_levels() {
     );
 }
 
-/// Every committed xcup report (every block, switch_p16 included, and the switch modes) has
+/// Every committed xcup report (every block, switch2_p16 included, and the switch modes) has
 /// a key, and was made from the Verilog and flow of now: its `flow` line is what
 /// `fpga/synth.sh --key` computes. A report whose tool versions alone differ passes here
 /// (the next test re-synthesizes it).
@@ -517,7 +517,7 @@ fn committed_xcup_reports_are_fresh() {
         "committed xcup reports are stale; refresh them with\n  bash fpga/synth.sh {}{}\n{}",
         stale.join(" "),
         if stale.iter().any(|r| FULL_SYNTHESIS_ONLY.contains(r)) {
-            "\n(switch_p16 alone takes about an hour and ~6 GB: start it on its own)"
+            "\n(switch2_p16 alone takes a long time: start it on its own)"
         } else {
             ""
         },
@@ -527,7 +527,7 @@ fn committed_xcup_reports_are_fresh() {
 
 /// Yosys `synth_xilinx` through `fpga/synth.sh`, into a temp dir, on every block whose
 /// committed report's key differs from `fpga/synth.sh --key` (the Verilog, the flow or the
-/// tool versions changed; switch_p16 aside), or on `timer_n16` alone when none does: each
+/// tool versions changed; switch2_p16 aside), or on `timer_n16` alone when none does: each
 /// gets a row and a complete report with its key, and its LUTs, FFs, BRAMs and levels are
 /// within the tolerances of its committed report. The NICs, when re-synthesized, are
 /// compared with thesis Table 3.2 (the table of docs/fpga.md has them otherwise).
@@ -640,8 +640,8 @@ fn resources_are_read_from_a_committed_report() {
     assert!(resources("no report", "xcup").is_err());
 }
 
-/// The full sweep of `scripts/test-full.sh`: every block (switch_p16 included, about an hour)
-/// and switch mode through the xcup flow, and every one but switch_p16 (no committed ECP5
+/// The full sweep of `scripts/test-full.sh`: every block (switch2_p16 included)
+/// and switch mode through the xcup flow, and every one but switch2_p16 (no committed ECP5
 /// report: far beyond the 85F) through the ECP5 flow with place and route stopped after 30
 /// minutes, into a temp dir, each compared with its committed report within the same
 /// tolerances.

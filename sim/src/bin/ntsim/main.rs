@@ -67,9 +67,10 @@ enum Cmd {
         /// the thesis's, about ten minutes a thread count).
         #[arg(long, default_value = "incast3-ndp-4k")]
         incast: String,
-        /// The devices table's devices (comma-separated; switch_p16 takes ~30 min of
-        /// Verilator builds).
-        #[arg(long, default_value = "nic_ndp,switch_p4,switch_p16")]
+        /// The devices table's devices (comma-separated: nic_ndp, nic_homa, nic_bolt,
+        /// switch2_p4, switch2_p16; switch2_p16's Verilator and compiled builds take many
+        /// minutes).
+        #[arg(long, default_value = "nic_ndp,switch2_p4,switch2_p16")]
         devices: String,
         /// Work directory for the Verilator build.
         #[arg(long, default_value = "target/ntsim-bench")]
