@@ -155,10 +155,15 @@ yosys_read() {
     printf ' delete -port %s/w:trace$*;' "$base"
   fi
   if [ "$base" != "$top" ]; then
+    # (opt_clean between: without it the ports' old connections into the sub-blocks are
+    # left without a driver, and every mode synthesizes as if its inputs were 0)
     local tie
     for tie in $(mode_ties "${top#*@}"); do
-      printf " delete -port %s/w:%s; cd %s; connect -set %s 1'd%s; cd ..;" \
-        "$base" "${tie%=*}" "$base" "${tie%=*}" "${tie#*=}"
+      printf " delete -port %s/w:%s;" "$base" "${tie%=*}"
+    done
+    printf ' opt_clean;'
+    for tie in $(mode_ties "${top#*@}"); do
+      printf " cd %s; connect -set %s 1'd%s; cd ..;" "$base" "${tie%=*}" "${tie#*=}"
     done
   fi
   if [[ " $RAM_FIRST_BLOCKS " == *" $base "* ]]; then

@@ -1,5 +1,5 @@
 //! What every part of the switch ([`crate::switch2`]) shares with the outside: the MAC
-//! stream ports ([`SwitchSink`], [`SwitchSource`]), a forwarding-table entry
+//! stream ports ([`SwitchSink`], [`SwitchSource`]: the NIC's own), a forwarding-table entry
 //! ([`RouteCfg`]), and Bolt's flag bits (thesis Listing 4.1, frame byte 54), which the
 //! NIC's Bolt program, the switch's Bolt policy, the wire format and the tools all read.
 use rust_hdl::prelude::*;
@@ -14,25 +14,11 @@ pub const BOLT_INC: u8 = 0x04;
 pub const BOLT_DEC: u8 = 0x02;
 
 /// Frames from a MAC (64-bit words, first byte in bits 63:56, `last` on the final word
-/// with `empty` = unused bytes of it, 0-7).
-#[derive(LogicInterface, Default)]
-pub struct SwitchSink {
-    pub valid: Signal<In, bool>,
-    pub ready: Signal<Out, bool>,
-    pub data: Signal<In, Bits<64>>,
-    pub last: Signal<In, bool>,
-    pub empty: Signal<In, Bits<3>>,
-}
+/// with `empty` = unused bytes of it, 0-7): the NIC parser's MAC stream.
+pub use crate::parser::MacSink as SwitchSink;
 
-/// Frames to a MAC, with `ready` (link backpressure).
-#[derive(LogicInterface, Default)]
-pub struct SwitchSource {
-    pub valid: Signal<Out, bool>,
-    pub ready: Signal<In, bool>,
-    pub data: Signal<Out, Bits<64>>,
-    pub last: Signal<Out, bool>,
-    pub empty: Signal<Out, Bits<3>>,
-}
+/// Frames to a MAC, with `ready` (link backpressure): the NIC deparser's MAC stream.
+pub use crate::deparser::MacSource as SwitchSource;
 
 /// One forwarding-table entry: `valid`, `ip` (IPv4 destination address), `port`.
 #[derive(LogicInterface, Default)]

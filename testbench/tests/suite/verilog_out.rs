@@ -28,15 +28,6 @@ use std::path::PathBuf;
 /// staleness here, and `scripts/test-full.sh` re-synthesizes them.
 const FULL_SYNTHESIS_ONLY: [&str; 1] = ["switch2_p16"];
 
-/// The per-mode switch rows whose xcup reports are committed (`switch2_p4.MODE.xcup.txt`):
-/// one per mode of `nt_hdl::mode::MODES`, in its order (`xcup_rows` checks).
-const MODE_ROWS: [&str; 4] = [
-    "switch2_p4@droptail",
-    "switch2_p4@trim",
-    "switch2_p4@tofino-trim",
-    "switch2_p4@bolt",
-];
-
 // How far a re-synthesized block may move from its committed report before a test fails.
 // ABC's LUT mapping moves by a few percent when unrelated logic or the Yosys version changes
 // (docs/fpga.md: the switch's per-mode rows moved by up to 15 % with one address bit; the
@@ -220,17 +211,10 @@ fn temp_dir(name: &str) -> PathBuf {
     d
 }
 
-/// Every row with a committed xcup report: the registry's blocks and the switch modes.
+/// Every row with a committed xcup report: the registry's blocks. (The switch's per-mode
+/// rows, `fpga/synth.sh switch2_p4@MODE`, have no committed reports yet.)
 fn xcup_rows() -> Vec<&'static str> {
-    let mut rows: Vec<&str> = nt_hdl::registry::blocks().iter().map(|b| b.name).collect();
-    let modes: Vec<&str> = MODE_ROWS
-        .iter()
-        .map(|r| &r["switch2_p4@".len()..])
-        .collect();
-    let table: Vec<&str> = nt_hdl::mode::MODES.iter().map(|m| m.name).collect();
-    assert_eq!(modes, table, "MODE_ROWS is not the mode table");
-    rows.extend(MODE_ROWS);
-    rows
+    nt_hdl::registry::blocks().iter().map(|b| b.name).collect()
 }
 
 /// `fpga/synth.sh --reports DIR --work DIR ARGS...` into `dir`: its stdout, or a panic with
@@ -426,8 +410,7 @@ fn stat_cells_reads_cells_and_processes() {
 /// The house rule, on every block: at most 8 LUT levels on every register-to-register path
 /// (xcup, `fpga/levels.py`), read from the committed reports (which
 /// `committed_xcup_reports_are_fresh` ties to the Verilog of now). That is every NIC block
-/// and NIC top, and the switch (`switch2_*`, and each of its modes alone,
-/// `switch2_p4@MODE`) and its parts (`sing_*`, `sadm_*`, `sbuf_*`, `sque_*`). (The
+/// and NIC top, and the switch (`switch2_*`) and its parts (`sing_*`, `sadm_*`, `sbuf_*`, `sque_*`). (The
 /// crosspoint switch, retired on 2026-11-29, was never held to it: 77 to 90 levels at 4
 /// ports, 747 at 16.)
 ///
@@ -466,7 +449,7 @@ fn every_block_closes_within_eight_lut_levels() {
     );
 }
 
-/// Every committed xcup report (every block, switch2_p16 included, and the switch modes) has
+/// Every committed xcup report (every block, switch2_p16 included) has
 /// a key, and was made from the Verilog and flow of now: its `flow` line is what
 /// `fpga/synth.sh --key` computes. A report whose tool versions alone differ passes here
 /// (the next test re-synthesizes it).
@@ -641,7 +624,7 @@ fn resources_are_read_from_a_committed_report() {
 }
 
 /// The full sweep of `scripts/test-full.sh`: every block (switch2_p16 included)
-/// and switch mode through the xcup flow, and every one but switch2_p16 (no committed ECP5
+/// through the xcup flow, and every one but switch2_p16 (no committed ECP5
 /// report: far beyond the 85F) through the ECP5 flow with place and route stopped after 30
 /// minutes, into a temp dir, each compared with its committed report within the same
 /// tolerances.
