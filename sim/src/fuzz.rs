@@ -406,7 +406,7 @@ pub fn check_output(b: &[u8]) -> Result<(), String> {
 }
 
 /// Sets the IPv4 checksum of `b` (at least 34 bytes) right for its header.
-fn fix_checksum(b: &mut [u8]) {
+pub fn fix_checksum(b: &mut [u8]) {
     if b.len() >= 34 {
         set_field(b, 24, 0, 2);
         let c = ipv4_checksum(&b[14..34]) as u64;
@@ -846,10 +846,11 @@ impl Progress {
     }
 }
 
-const MAC_A: u64 = 0x02_00_00_00_00_0a;
-const MAC_B: u64 = 0x02_00_00_00_00_0b;
-const IP_A: u32 = 0x0a00_0001;
-const IP_B: u32 = 0x0a00_0002;
+/// MAC and IPv4 addresses of the fuzzed NIC's two hosts, A and B.
+pub const MAC_A: u64 = 0x02_00_00_00_00_0a;
+pub const MAC_B: u64 = 0x02_00_00_00_00_0b;
+pub const IP_A: u32 = 0x0a00_0001;
+pub const IP_B: u32 = 0x0a00_0002;
 /// Messages each NIC keeps unresolved, by default.
 pub const OPEN_MSGS: usize = 4;
 /// Cycles after the last frame in for the run to settle.
@@ -1715,150 +1716,4 @@ fn run_switch(mode: SwitchMode, a: &FuzzArgs, dir: &Path) -> Result<FuzzSummary,
         seconds: start.elapsed().as_secs_f64(),
         ..Default::default()
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_switch_targets_are_the_mode_table() {
-        for (i, m) in nt_hdl::mode::MODES.iter().enumerate() {
-            assert_eq!(TARGETS[4 + i], format!("switch-{}", m.name));
-            assert_eq!(Target::parse(TARGETS[4 + i]), Ok(Target::Switch(m.mode)));
-            assert_eq!(Target::Switch(m.mode).name(), TARGETS[4 + i]);
-        }
-        assert_eq!(TARGETS.len(), 4 + nt_hdl::mode::MODES.len());
-    }
-
-    fn valid_data() -> Vec<u8> {
-        Frame {
-            dst_mac: MAC_B,
-            src_mac: MAC_A,
-            tos: 0,
-            ip_id: 1,
-            ttl: 64,
-            protocol: PROTO_NDP,
-            src_ip: IP_A,
-            dst_ip: IP_B,
-            t: Transport {
-                flags: FLAG_DATA,
-                msg_len: 100,
-                ..Default::default()
-            },
-            payload: vec![7; 100],
-        }
-        .encode(Layout::Ndp)
-    }
-
-    #[test]
-    fn the_checker_model_of_the_parser_rules() {
-        let v = |b: &[u8]| nic_verdict(b, MAC_B, IP_B, PROTO_NDP, false);
-        let good = valid_data();
-        assert_eq!(v(&good), Ok(()));
-        assert_eq!(v(&good[..63]), Err(DROP_TRUNCATED));
-        let mut b = good.clone();
-        b[25] ^= 1;
-        assert_eq!(v(&b), Err(DROP_BAD_CHECKSUM));
-        let mut b = good.clone();
-        set_field(&mut b, 16, 151, 2);
-        fix_checksum(&mut b);
-        assert_eq!(v(&b), Err(DROP_BAD_LENGTH));
-        let mut b = good.clone();
-        set_field(&mut b, 39, 0, 2);
-        assert_eq!(v(&b), Err(DROP_BAD_TRANSPORT));
-        // One payload byte too many for the message.
-        let mut b = good.clone();
-        b.push(0);
-        let ip_len = b.len() as u64 - 14;
-        set_field(&mut b, 16, ip_len, 2);
-        fix_checksum(&mut b);
-        assert_eq!(v(&b), Err(DROP_BAD_TRANSPORT));
-        assert_eq!(
-            switch_verdict(&good[..63], &SwitchSetup::new(4).routes),
-            SwitchVerdict::Malformed
-        );
-    }
-
-    #[test]
-    fn a_broken_nic_count_is_caught() {
-        // A forged frame the checker dropped (bad transport), counted as passed.
-        let e = NicExpect {
-            frames: 10,
-            passed: 7,
-            drops: [0, 0, 1, 0, 0, 0, 0, 0, 0, 2],
-            forged_unbelievable: 2,
-        };
-        let ok = HostStats {
-            rx_frames: 10,
-            rx_passed: 7,
-            rx_drop_truncated: 1,
-            rx_drop_bad_transport: 2,
-            tx_ctrl_bad_peer: 2,
-            ..Default::default()
-        };
-        assert_eq!(check_nic_counts(&e, &ok), Ok(()));
-        let bad = HostStats {
-            rx_passed: 8,
-            rx_drop_bad_transport: 1,
-            ..ok
-        };
-        let err = check_nic_counts(&e, &bad).unwrap_err();
-        assert!(err.contains("rx_passed 8"), "{err}");
-        assert!(err.contains("rx_drop_bad_transport 1"), "{err}");
-        // A forged control packet believed.
-        let bad = HostStats {
-            tx_ctrl_bad_peer: 1,
-            ..ok
-        };
-        assert!(check_nic_counts(&e, &bad).is_err());
-    }
-
-    #[test]
-    fn a_broken_switch_count_is_caught() {
-        let e = SwitchExpect {
-            frames_in: 10,
-            frames_out: 7,
-            malformed: 2,
-            no_route: 1,
-        };
-        let ok = PortStats {
-            rx_frames: 10,
-            tx_frames: 7,
-            drop_malformed: 2,
-            drop_no_route: 1,
-            ..Default::default()
-        };
-        assert_eq!(check_switch_counts(&e, &ok), Ok(()));
-        // A malformed frame trimmed and forwarded instead of dropped.
-        let bad = PortStats {
-            tx_frames: 8,
-            drop_malformed: 1,
-            trimmed: 1,
-            ..ok
-        };
-        assert!(check_switch_counts(&e, &bad).is_err());
-    }
-
-    #[test]
-    fn bad_arguments_are_one_line_errors() {
-        let a = |t: &str, n| FuzzArgs {
-            target: t.into(),
-            frames: n,
-            seed: 1,
-            out: None,
-            progress: false,
-            open: OPEN_MSGS,
-        };
-        let e = run(&a("nic-foo", 10)).unwrap_err();
-        assert!(e.contains("\"nic-foo\"") && !e.contains('\n'), "{e}");
-        let e = run(&a("nic-ndp", 0)).unwrap_err();
-        assert!(e.contains("--frames 0"), "{e}");
-        let e = run(&FuzzArgs {
-            open: 0,
-            ..a("nic-ndp", 10)
-        })
-        .unwrap_err();
-        assert!(e.contains("--open 0") && !e.contains('\n'), "{e}");
-    }
 }

@@ -1881,7 +1881,8 @@ fn put(l: &mut NetLink, d: usize, p: &Packet) {
 /// words left `app_rx`: 8 bytes a cycle, the last word at cycle `last` (the application
 /// interface hands a message over word by word, so a 38 KiB message spans 4,864 cycles,
 /// not the one it completes in).
-fn spread_delivery(v: &mut [u64], period: u64, last: u64, bytes: u64) {
+#[doc(hidden)]
+pub fn spread_delivery(v: &mut [u64], period: u64, last: u64, bytes: u64) {
     let Some(top) = v.len().checked_sub(1) else {
         return;
     };
@@ -1922,30 +1923,5 @@ fn sample(net: &Network, devs: &[&mut Dev], s: &mut Series) {
             Dev::Host(x) => x.window(),
             _ => 0,
         });
-    }
-}
-
-#[cfg(test)]
-mod spread_tests {
-    use super::spread_delivery;
-
-    #[test]
-    fn a_delivery_is_spread_over_the_intervals_its_words_left_in() {
-        // 4 intervals of 100 cycles, the last open; 1,600 bytes = 200 words ending at
-        // cycle 349: cycles 150..=349, so 50 words in interval 1, 100 in 2, 50 in 3.
-        let mut v = vec![0u64; 4];
-        spread_delivery(&mut v, 100, 349, 1600);
-        assert_eq!(v, vec![0, 400, 800, 400]);
-        // A message longer than the run so far: the excess lands in the first interval.
-        let mut v = vec![0u64; 2];
-        spread_delivery(&mut v, 100, 120, 8000);
-        assert_eq!(v.iter().sum::<u64>(), 8000);
-        assert_eq!(v[1], 21 * 8);
-        // A short message in one interval, and a partial last word.
-        let mut v = vec![0u64; 3];
-        spread_delivery(&mut v, 100, 250, 13);
-        assert_eq!(v, vec![0, 0, 13]);
-        // No interval yet: nothing to add to, no panic.
-        spread_delivery(&mut [], 100, 5, 64);
     }
 }

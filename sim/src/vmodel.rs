@@ -92,7 +92,8 @@ unsafe impl Send for VLib {}
 unsafe impl Sync for VLib {}
 
 /// Word offsets of `ports` of direction `dir` and the buffer's length in words.
-fn layout(ports: &[Port], dir: Dir) -> (Vec<(String, PortRef)>, usize) {
+#[doc(hidden)]
+pub fn layout(ports: &[Port], dir: Dir) -> (Vec<(String, PortRef)>, usize) {
     let mut off = 0;
     let mut v = vec![];
     for p in ports.iter().filter(|p| p.dir == dir) {
@@ -822,7 +823,8 @@ fn word_get(buf: &[u32], p: PortRef) -> u64 {
 
 /// Parses the hex string `tok` (most significant digit first) into `w`, least significant
 /// word first, as the C++ harness does; `None` on a character that is not a hex digit.
-fn parse_hex(tok: &str, w: &mut [u32]) -> Option<()> {
+#[doc(hidden)]
+pub fn parse_hex(tok: &str, w: &mut [u32]) -> Option<()> {
     w.fill(0);
     for (i, ch) in tok.bytes().rev().enumerate() {
         let v = (ch as char).to_digit(16)?;
@@ -835,7 +837,8 @@ fn parse_hex(tok: &str, w: &mut [u32]) -> Option<()> {
 }
 
 /// Hex string (most significant digit first, `ceil(width / 4)` digits) of words `w`.
-fn to_hex(w: &[u32], width: usize) -> String {
+#[doc(hidden)]
+pub fn to_hex(w: &[u32], width: usize) -> String {
     (0..width.div_ceil(4).max(1))
         .rev()
         .map(|d| {
@@ -905,50 +908,5 @@ impl Drop for VModel {
     fn drop(&mut self) {
         // SAFETY: `h` came from this library's `ntv_new` and is freed once.
         unsafe { (self.lib.free)(self.h) }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn p(name: &str, width: usize, dir: Dir) -> Port {
-        Port {
-            name: name.into(),
-            width,
-            dir,
-        }
-    }
-
-    #[test]
-    fn layout_packs_each_direction_by_32_bit_words() {
-        let ports = vec![
-            p("a", 1, Dir::In),
-            p("b$x", 48, Dir::In),
-            p("c", 70, Dir::In),
-            p("o", 64, Dir::Out),
-            p("q", 3, Dir::Out),
-        ];
-        let (ins, n) = layout(&ports, Dir::In);
-        assert_eq!(n, 1 + 2 + 3);
-        assert_eq!(ins[1].1.off, 1);
-        assert_eq!(ins[2].1.off, 3);
-        let (outs, m) = layout(&ports, Dir::Out);
-        assert_eq!((outs[1].1.off, m), (2, 3));
-        let cpp = wrapper_cpp("m", &ports);
-        assert!(cpp.contains("top.b__024x = (uint64_t)in[1] | ((uint64_t)in[2] << 32);"));
-        assert!(cpp.contains("top.c[2] = in[5];"));
-        assert!(cpp.contains("out[2] = (uint32_t)top.q;"));
-        assert!(cpp.contains("a:1:in b$x:48:in c:70:in o:64:out q:3:out"));
-    }
-
-    #[test]
-    fn hex_round_trips_through_words() {
-        let mut w = [0u32; 3];
-        parse_hex("3fedcba9876543210", &mut w).unwrap();
-        assert_eq!(w, [0x7654_3210, 0xfedc_ba98, 0x3]);
-        assert_eq!(to_hex(&w, 66), "3fedcba9876543210");
-        assert_eq!(to_hex(&[5], 3), "5");
-        assert!(parse_hex("1x", &mut w).is_none());
     }
 }

@@ -1,0 +1,22 @@
+//! Unit tests of `nt_sim::net`: spreading a delivery over the sample intervals.
+use nt_sim::net::spread_delivery;
+
+#[test]
+fn a_delivery_is_spread_over_the_intervals_its_words_left_in() {
+    // 4 intervals of 100 cycles, the last open; 1,600 bytes = 200 words ending at
+    // cycle 349: cycles 150..=349, so 50 words in interval 1, 100 in 2, 50 in 3.
+    let mut v = vec![0u64; 4];
+    spread_delivery(&mut v, 100, 349, 1600);
+    assert_eq!(v, vec![0, 400, 800, 400]);
+    // A message longer than the run so far: the excess lands in the first interval.
+    let mut v = vec![0u64; 2];
+    spread_delivery(&mut v, 100, 120, 8000);
+    assert_eq!(v.iter().sum::<u64>(), 8000);
+    assert_eq!(v[1], 21 * 8);
+    // A short message in one interval, and a partial last word.
+    let mut v = vec![0u64; 3];
+    spread_delivery(&mut v, 100, 250, 13);
+    assert_eq!(v, vec![0, 0, 13]);
+    // No interval yet: nothing to add to, no panic.
+    spread_delivery(&mut [], 100, 5, 64);
+}
