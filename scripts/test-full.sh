@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Every test (scripts/test.sh), then the long checks the default run leaves out:
+# Every test (scripts/test.sh, with the fuzz tests at 100,000 frames per target), then the
+# long checks the default run leaves out:
 #   * nextpnr-ecp5 installed when missing (scripts/setup.sh --full);
 #   * every #[ignore]d test of the workspace (cargo test -- --ignored): the ECP5 flow on
-#     timer_n16 and nic_ndp, switch_p16's co-simulation, nic_ndp's under Icarus (the
+#     timer_n16 and nic_ndp, switch2_p16's co-simulation, nic_ndp's under Icarus (the
 #     default run co-simulates it under Verilator), the shared buffer's misaligned-writer
 #     mutant (a Verilator build of its own), and the full FPGA sweep
 #     (verilog_out::full_sweep_matches_committed_reports: fpga/synth.sh into a temp dir on
 #     every block and switch mode, xcup and then ECP5 with place and route stopped after 30
 #     minutes, each compared with its committed report within the default run's
-#     tolerances; several hours on 2 cores, switch_p16 alone about an hour and ~6 GB).
+#     tolerances; several hours on 2 cores, switch2_p4 and switch2_p16 about 40 minutes of it on xcup).
 # Arguments go to scripts/test.sh (and so to cargo test). Prints the wall time at the end;
 # exits non-zero when either part failed. Writes no tracked file.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
 bash scripts/setup.sh --full || exit 1
-bash scripts/test.sh "$@"
+# the fuzz tests at 100,000 frames per target (50,000 in the test command)
+NT_FUZZ_FRAMES=100000 bash scripts/test.sh "$@"
 rc=$?
 cargo test --workspace --tests --no-fail-fast -- --ignored
 rc_long=$?

@@ -2,7 +2,7 @@
 # Every test (README command 2): unit, golden-model equivalence, co-simulation of the
 # emitted Verilog under Verilator and Icarus, lint, the Yosys checks, system tests on the
 # compiled engine, CLI and waveform checks. The long sweeps (synthesis of every block, ECP5
-# place and route, switch_p16's co-simulation) are scripts/test-full.sh.
+# place and route, switch2_p16's co-simulation) are scripts/test-full.sh.
 # Ends with one line totalling every cargo test binary, "tests: N passed, M failed", and
 # the wall time of each part (setup, build, tests).
 set -uo pipefail

@@ -316,7 +316,7 @@ fn sadm_tofino_meters_trim_and_deflect() {
     for (seed, pipes) in [(11u64, 2u8), (12, 4)] {
         let mut k = tofino_knobs();
         k.tof.pipes = pipes;
-        let (s, v) = run::<4, 1, 4, 16, 16, 12>(seed, 20_000, &k);
+        let (s, v) = run::<4, 1, 4, 16, 16, 12>(seed, 12_000, &k);
         report_tofino(&format!("p4 seed {seed}, {pipes} pipes"), &s, &v);
         assert!(
             s.metered > 500,
@@ -447,7 +447,7 @@ fn sadm_bolt_p4_matches_its_model() {
         let (s, v) = run::<4, 1, 4, 16, 16, 12>(seed, 20_000, &bolt_knobs());
         report_bolt(&format!("p4 Bolt seed {seed}"), &s, &v);
         assert_bolt_coverage(&format!("p4 seed {seed}"), &s.bolt);
-        assert!(s.admitted > 1_000 && s.trimmed > 100, "seed {seed}: {s:?}");
+        assert!(s.admitted > 600 && s.trimmed > 60, "seed {seed}: {s:?}");
         assert_eq!(v.srcs as u64, s.bolt.src, "seed {seed}");
     }
     let mut k = Knobs {
@@ -479,7 +479,7 @@ fn sadm_bolt_p4_matches_its_model() {
         "p4 seed 28: {} PRU spends of a token already spent",
         s.bolt_pru_stale
     );
-    assert!(s.bolt.pru_spend > 300 && s.bolt_pru_stale > 10, "{s:?}");
+    assert!(s.bolt.pru_spend > 200 && s.bolt_pru_stale > 6, "{s:?}");
 }
 
 /// Mostly data packets (60 %), queues drained fast, a threshold of 6,000 bytes, a PRU cap
@@ -504,7 +504,7 @@ fn sadm_bolt_p16_matches_its_model() {
     for seed in [24u64, 25] {
         let (s, v) = run::<16, 2, 8, 64, 128, 10>(
             seed,
-            12_000,
+            8_000,
             &Knobs {
                 cells: 512,
                 ..bolt_knobs()
@@ -512,12 +512,12 @@ fn sadm_bolt_p16_matches_its_model() {
         );
         report_bolt(&format!("p16 Bolt seed {seed}"), &s, &v);
         assert_bolt_coverage(&format!("p16 seed {seed}"), &s.bolt);
-        assert!(s.admitted > 1_000 && s.trimmed > 100, "seed {seed}: {s:?}");
+        assert!(s.admitted > 600 && s.trimmed > 60, "seed {seed}: {s:?}");
         assert_eq!(v.srcs as u64, s.bolt.src, "seed {seed}");
     }
     let (s, v) = run::<16, 2, 8, 64, 128, 10>(
         29,
-        12_000,
+        8_000,
         &Knobs {
             cells: 512,
             ..pru_heavy()
@@ -528,7 +528,7 @@ fn sadm_bolt_p16_matches_its_model() {
         "p16 seed 29: {} PRU spends of a token already spent",
         s.bolt_pru_stale
     );
-    assert!(s.bolt.pru_spend > 300 && s.bolt_pru_stale > 10, "{s:?}");
+    assert!(s.bolt.pru_spend > 200 && s.bolt_pru_stale > 6, "{s:?}");
 }
 
 /// Bolt decides at ingress and does not change admission: with the same seed (the same
@@ -607,10 +607,10 @@ fn sadm_bolt_tokens_follow_the_thesis_when_arrivals_are_apart() {
     let (mut tokens, mut capped) = (0, 0);
     // (ports, seed, cycles, data, load, PRU cap, apart)
     for (n, seed, cycles, data_p, load, pru_cap, apart) in [
-        (4usize, 31u64, 20_000u64, 0.25, 0.3, 2u8, 8u64),
-        (4, 32, 20_000, 0.08, 0.5, 1, 8),
-        (16, 33, 12_000, 0.1, 0.3, 1, 12),
-        (16, 34, 12_000, 0.05, 0.3, 0, 12),
+        (4usize, 31u64, 10_000u64, 0.25, 0.3, 2u8, 8u64),
+        (4, 32, 10_000, 0.08, 0.5, 1, 8),
+        (16, 33, 6_000, 0.1, 0.3, 1, 12),
+        (16, 34, 6_000, 0.05, 0.3, 0, 12),
         (4, 35, 136_000, 0.5, 0.05, 2, 133_000),
     ] {
         let mut k = Knobs {

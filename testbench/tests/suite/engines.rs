@@ -101,10 +101,9 @@ fn verilator_and_compiled_engines_give_the_native_run_cycle_for_cycle() {
         let verilated = run(&star("engine = \"verilator\"", program, mode, seed, extra));
         assert!(!native.0.msgs.is_empty(), "{program}: no messages");
         assert_same_run(&format!("{program}, all verilated"), &native, &verilated);
-        // Engines mix per device: the hosts verilated, the switch native.
-        let mixed = star("engine = \"verilator\"", program, mode, seed, extra)
-            .replace("mode = \"", "engine = \"native\"\nmode = \"");
-        assert_same_run(&format!("{program}, switch native"), &native, &run(&mixed));
+        // Engines mix per device: the hosts compiled and the switch verilated below; the
+        // hosts compiled and the switch native in
+        // `the_shared_switch_on_the_compiled_engine_gives_the_native_run`.
         // The compiled engine (the same Verilog compiled to Rust by `nt_sim::rcomp`).
         let compiled = run(&star("engine = \"compiled\"", program, mode, seed, extra));
         assert_same_run(&format!("{program}, all compiled"), &native, &compiled);
@@ -170,12 +169,16 @@ fn the_shared_switch_on_the_compiled_engine_gives_the_native_run() {
     let ndp_load =
         "[[workload]]\nkind = \"poisson\"\nload = 0.9\nsizes_file = \"sizes.txt\"\nstop = 2500\n";
     let shared = |engine: &str| {
-        star("engine = \"compiled\"", "ndp", "trim", 12, ndp_load).replace(
-            "buffer_bytes = 6144\n",
-            &format!(
-                "buffer_bytes = 6144\nbuffer_pkts = 4\nret = true\nbuffer = \"shared\"\nengine = \"{engine}\"\n"
-            ),
-        )
+        // a retransmission timeout of 4,000 cycles, as the loss runs': with the default the
+        // run waited ~30,000 cycles for its last loss (48,033 cycles at 760 cycles/s)
+        star("engine = \"compiled\"", "ndp", "trim", 12, ndp_load)
+            .replace(
+                "buffer_bytes = 6144\n",
+                &format!(
+                    "buffer_bytes = 6144\nbuffer_pkts = 4\nret = true\nbuffer = \"shared\"\nengine = \"{engine}\"\n"
+                ),
+            )
+            .replace("rtt_pkts = 6\n", "rtt_pkts = 6\ntimeout = 4000\n")
     };
     let native = run(&shared("native"));
     let compiled = run(&shared("compiled"));

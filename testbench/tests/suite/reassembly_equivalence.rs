@@ -283,7 +283,7 @@ fn reassembly_n16_matches_model() {
             name: "default",
             seed,
             knobs: RxKnobs {
-                messages: 700,
+                messages: 400,
                 max_active: 5,
                 ..RxKnobs::default()
             },
@@ -311,7 +311,7 @@ fn reassembly_n16_small_buffers_matches_model() {
             name: "small-buffers",
             seed,
             knobs: RxKnobs {
-                messages: 450,
+                messages: 300,
                 max_active: 3,
                 p_loss: 0.01,
                 p_trim: 0.01,
@@ -339,7 +339,7 @@ fn reassembly_n128_matches_model() {
             name: "default",
             seed,
             knobs: RxKnobs {
-                messages: 550,
+                messages: 350,
                 senders: 24,
                 colliding_senders: 10,
                 max_active: 10,
