@@ -3,7 +3,7 @@
 # long checks the default run leaves out:
 #   * nextpnr-ecp5 installed when missing (scripts/setup.sh --full);
 #   * every #[ignore]d test of the workspace (cargo test -- --ignored): the ECP5 flow on
-#     timer_n16 and nic_ndp, switch2_p16's co-simulation, nic_ndp's under Icarus (the
+#     timer_n16 and nic_ndp, switch2_p16's co-simulation, the Tofino parallel incasts, nic_ndp's under Icarus (the
 #     default run co-simulates it under Verilator), the shared buffer's misaligned-writer
 #     mutant (a Verilator build of its own), and the full FPGA sweep
 #     (verilog_out::full_sweep_matches_committed_reports: fpga/synth.sh into a temp dir on
@@ -16,7 +16,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
 bash scripts/setup.sh --full || exit 1
-# the fuzz tests at 100,000 frames per target (50,000 in the test command)
+# the fuzz tests at 100,000 frames per target (25,000 in the test command)
 NT_FUZZ_FRAMES=100000 bash scripts/test.sh "$@"
 rc=$?
 cargo test --workspace --tests --no-fail-fast -- --ignored

@@ -1,16 +1,16 @@
-//! `ntsim fuzz` (issue 37): 50,000 frames per target on the compiled engine (100,000 in
+//! `ntsim fuzz` (issue 37): 25,000 frames per target on the compiled engine (100,000 in
 //! `scripts/test-full.sh`, which sets `NT_FUZZ_FRAMES`), checked by the harness's
 //! independent checker (`nt_sim::fuzz`); a run that fails any check is `Err`.
 use nt_sim::fuzz::{run, Class, FuzzArgs, TARGETS};
 
-/// Frames per target: `NT_FUZZ_FRAMES`, else 50,000 (the test command's share: the eight
-/// targets at 100,000 took about 270 s of its CPU).
+/// Frames per target: `NT_FUZZ_FRAMES`, else 25,000 (the test command's share: the eight
+/// targets at 100,000 took about 270 s of its CPU on 2026-11-29's host).
 fn frames() -> u64 {
     match std::env::var("NT_FUZZ_FRAMES") {
         Ok(v) => v
             .parse()
             .unwrap_or_else(|_| panic!("NT_FUZZ_FRAMES={v:?} is not a number")),
-        Err(_) => 50_000,
+        Err(_) => 25_000,
     }
 }
 

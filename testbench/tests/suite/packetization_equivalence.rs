@@ -213,7 +213,7 @@ fn packetization_n16_matches_the_golden_model() {
         let r = Run {
             name: "rich",
             seed,
-            cycles: 150_000,
+            cycles: 100_000,
             knobs: TxKnobs {
                 p_msg: 0.3,
                 ..rich(4, 1500, 2)

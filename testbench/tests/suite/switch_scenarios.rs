@@ -791,8 +791,11 @@ const PARALLEL_CYCLES: u64 = 4000;
 /// Control loop off (T0 = T1 = 0): the pipes stay optimistic, every output's band
 /// overflows, recirculation fills to its cap, what it cannot take is refused, and packets
 /// are lost. (Its pair with the loop on is the next test: apart, the two runs share the
-/// test command's two threads.)
+/// test command's two threads.) About 55 s each on the 2026-11-29 host: both run in
+/// `scripts/test-full.sh`; Tofino-style trimming's loop is in the default run at the block
+/// level (`sadm_tofino_meters_trim_and_deflect`, `switch2_p*_tofino_style_trimming_*`).
 #[test]
+#[ignore = "long (about 55 s): scripts/test-full.sh runs it"]
 fn tofino_parallel_incasts_overflow_recirculation_without_the_control_loop() {
     let (most, trace, off, out_off) = parallel_incasts(0, 0, PARALLEL_CYCLES);
     println!(
@@ -815,6 +818,7 @@ fn tofino_parallel_incasts_overflow_recirculation_without_the_control_loop() {
 /// pipe pessimistic for its port (25 % each, 100 % together), so nothing is lost: every
 /// packet leaves whole or trimmed, and recirculation stays under half its cap.
 #[test]
+#[ignore = "long (about 55 s): scripts/test-full.sh runs it"]
 fn tofino_parallel_incasts_keep_recirculation_bounded_with_the_control_loop_only() {
     let (most_on, trace, on, out_on) = parallel_incasts(2000, 2000, PARALLEL_CYCLES);
     println!(
@@ -1064,7 +1068,7 @@ fn the_shared_switch_stores_and_forwards_in_a_frames_words_plus_a_fixed_latency(
     for i in 0..4 {
         for o in (0..4).filter(|&o| o != i) {
             for t in 0..4u64 {
-                for bytes in [64usize, 72, 88, 1088] {
+                for bytes in [64usize, 72, 1088] {
                     // in at a cycle `t` mod 4, once the frame before has long left
                     let at = (now + 4 - now % 4) + t;
                     h.w.push_idle(i, (at - len[i]) as usize);
