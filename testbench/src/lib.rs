@@ -21,3 +21,13 @@ pub mod stream;
 pub mod switch2_model;
 pub mod timer_model;
 pub mod tof_model;
+
+/// The number in the environment variable `name`, if it is set (the tests' knobs for
+/// longer runs and other seeds, e.g. `NT_FUZZ_FRAMES`, `NT_TX_EQ_SEEDS`); panics with the
+/// name and value when it is not a number.
+pub fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().map(|v| {
+        v.parse()
+            .unwrap_or_else(|_| panic!("{name}={v:?} is not a number"))
+    })
+}

@@ -31,12 +31,7 @@ const NACK: u64 = 0x04;
 const PULL: u64 = 0x08;
 const CHOP: u64 = 0x10;
 
-fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().map(|v| {
-        v.parse()
-            .unwrap_or_else(|_| panic!("{name}={v:?} is not a number"))
-    })
-}
+use nt_testbench::env_u64;
 
 fn seeds(default: &[u64]) -> Vec<u64> {
     match env_u64("NT_BOLT_SEED") {

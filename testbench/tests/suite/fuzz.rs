@@ -6,12 +6,7 @@ use nt_sim::fuzz::{run, Class, FuzzArgs, TARGETS};
 /// Frames per target: `NT_FUZZ_FRAMES`, else 25,000 (the test command's share: the eight
 /// targets at 100,000 took about 270 s of its CPU on 2026-11-29's host).
 fn frames() -> u64 {
-    match std::env::var("NT_FUZZ_FRAMES") {
-        Ok(v) => v
-            .parse()
-            .unwrap_or_else(|_| panic!("NT_FUZZ_FRAMES={v:?} is not a number")),
-        Err(_) => 25_000,
-    }
+    nt_testbench::env_u64("NT_FUZZ_FRAMES").unwrap_or(25_000)
 }
 
 fn fuzz(target: &str) {

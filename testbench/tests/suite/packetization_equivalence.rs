@@ -53,12 +53,7 @@ struct Report {
 /// An edit of what the model is shown (to prove the model catches faults).
 type Corrupt<'a> = Box<dyn FnMut(&mut TxIo, &mut TxProbe) + 'a>;
 
-fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().map(|v| {
-        v.parse()
-            .unwrap_or_else(|_| panic!("{name}={v:?} is not a number"))
-    })
-}
+use nt_testbench::env_u64;
 
 fn seeds(base: u64) -> Vec<u64> {
     let n = env_u64("NT_TX_EQ_SEEDS").unwrap_or(1);

@@ -14,12 +14,7 @@ use nt_sim::wire::Layout;
 use nt_testbench::parser_model::{check_frame, ParserModel, ParserStats};
 use nt_testbench::stream::StreamMonitor;
 
-fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().map(|v| {
-        v.parse()
-            .unwrap_or_else(|_| panic!("{name}={v:?} is not a number"))
-    })
-}
+use nt_testbench::env_u64;
 
 fn run(layout: Layout, seed: u64, cycles: u64) -> Result<ParserStats, String> {
     let host = HostCfg::new(layout);

@@ -12,12 +12,7 @@ use nt_sim::prisched_workload::{read_prisched, PrioSchedWorkload, SchedStats};
 use nt_testbench::prisched_model::{PrioSchedModel, SchedEvents};
 use nt_testbench::stream::{StreamMonitor, StreamStats};
 
-fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok().map(|v| {
-        v.parse()
-            .unwrap_or_else(|_| panic!("{name}={v:?} is not a number"))
-    })
-}
+use nt_testbench::env_u64;
 
 struct Run {
     events: SchedEvents,

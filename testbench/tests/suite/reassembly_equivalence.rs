@@ -47,18 +47,8 @@ struct Report {
 }
 
 fn seeds(base: u64) -> Vec<u64> {
-    let n: u64 = match std::env::var("NT_RX_EQ_SEEDS") {
-        Ok(v) => v
-            .parse()
-            .unwrap_or_else(|_| panic!("NT_RX_EQ_SEEDS={v:?} is not a number")),
-        Err(_) => 1,
-    };
-    let base = match std::env::var("NT_RX_EQ_SEED") {
-        Ok(v) => v
-            .parse()
-            .unwrap_or_else(|_| panic!("NT_RX_EQ_SEED={v:?} is not a number")),
-        Err(_) => base,
-    };
+    let n = nt_testbench::env_u64("NT_RX_EQ_SEEDS").unwrap_or(1);
+    let base = nt_testbench::env_u64("NT_RX_EQ_SEED").unwrap_or(base);
     (0..n).map(|i| base + i).collect()
 }
 

@@ -133,12 +133,7 @@ fn assert_busy(r: &RunReport, what: &str) {
 
 /// Cycles per hardware run; `NT_TIMER_EQ_CYCLES` overrides it (e.g. for a longer soak).
 fn cycles() -> u64 {
-    match std::env::var("NT_TIMER_EQ_CYCLES") {
-        Ok(v) => v
-            .parse()
-            .unwrap_or_else(|_| panic!("NT_TIMER_EQ_CYCLES={v:?} is not a number")),
-        Err(_) => CYCLES,
-    }
+    nt_testbench::env_u64("NT_TIMER_EQ_CYCLES").unwrap_or(CYCLES)
 }
 
 const CYCLES: u64 = 100_000;
