@@ -566,13 +566,16 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
     reg  sb$inp$0$last;
     reg  [2:0] sb$inp$0$empty;
     reg  sb$inp$0$vd_valid;
-    reg  [112:0] sb$inp$0$vd;
+    reg  [113:0] sb$inp$0$vd;
     wire  sb$inp$0$cp_valid;
     wire  [10:0] sb$inp$0$cp_cell;
     wire  [20:0] sb$inp$0$cp_meta;
     reg  sb$inp$0$cp_pop;
     wire  [31:0] sb$inp$0$ovr;
     wire  [31:0] sb$inp$0$bad;
+    wire  [31:0] sb$inp$0$trimmed;
+    wire  [31:0] sb$inp$0$returned;
+    wire  [31:0] sb$inp$0$deflected;
     wire  [31:0] sb$inp$0$src_sent;
     wire  [31:0] sb$inp$0$src_drop;
     reg  sb$inp$1$valid;
@@ -580,13 +583,16 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
     reg  sb$inp$1$last;
     reg  [2:0] sb$inp$1$empty;
     reg  sb$inp$1$vd_valid;
-    reg  [112:0] sb$inp$1$vd;
+    reg  [113:0] sb$inp$1$vd;
     wire  sb$inp$1$cp_valid;
     wire  [10:0] sb$inp$1$cp_cell;
     wire  [20:0] sb$inp$1$cp_meta;
     reg  sb$inp$1$cp_pop;
     wire  [31:0] sb$inp$1$ovr;
     wire  [31:0] sb$inp$1$bad;
+    wire  [31:0] sb$inp$1$trimmed;
+    wire  [31:0] sb$inp$1$returned;
+    wire  [31:0] sb$inp$1$deflected;
     wire  [31:0] sb$inp$1$src_sent;
     wire  [31:0] sb$inp$1$src_drop;
     reg  sb$inp$2$valid;
@@ -594,13 +600,16 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
     reg  sb$inp$2$last;
     reg  [2:0] sb$inp$2$empty;
     reg  sb$inp$2$vd_valid;
-    reg  [112:0] sb$inp$2$vd;
+    reg  [113:0] sb$inp$2$vd;
     wire  sb$inp$2$cp_valid;
     wire  [10:0] sb$inp$2$cp_cell;
     wire  [20:0] sb$inp$2$cp_meta;
     reg  sb$inp$2$cp_pop;
     wire  [31:0] sb$inp$2$ovr;
     wire  [31:0] sb$inp$2$bad;
+    wire  [31:0] sb$inp$2$trimmed;
+    wire  [31:0] sb$inp$2$returned;
+    wire  [31:0] sb$inp$2$deflected;
     wire  [31:0] sb$inp$2$src_sent;
     wire  [31:0] sb$inp$2$src_drop;
     reg  sb$inp$3$valid;
@@ -608,13 +617,16 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
     reg  sb$inp$3$last;
     reg  [2:0] sb$inp$3$empty;
     reg  sb$inp$3$vd_valid;
-    reg  [112:0] sb$inp$3$vd;
+    reg  [113:0] sb$inp$3$vd;
     wire  sb$inp$3$cp_valid;
     wire  [10:0] sb$inp$3$cp_cell;
     wire  [20:0] sb$inp$3$cp_meta;
     reg  sb$inp$3$cp_pop;
     wire  [31:0] sb$inp$3$ovr;
     wire  [31:0] sb$inp$3$bad;
+    wire  [31:0] sb$inp$3$trimmed;
+    wire  [31:0] sb$inp$3$returned;
+    wire  [31:0] sb$inp$3$deflected;
     wire  [31:0] sb$inp$3$src_sent;
     wire  [31:0] sb$inp$3$src_drop;
     reg  sb$out$0$dq_push;
@@ -766,48 +778,52 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
     reg  pv$0$trim;
     reg  [15:0] pv$0$csum;
     reg  pv$0$ret;
+    reg  pv$0$dod;
     reg  [47:0] pv$0$rb;
     reg  pv$0$bm;
     reg  [7:0] pv$0$bf;
     reg  pv$0$src;
     reg  [23:0] pv$0$q;
-    wire  [112:0] pv$0$y;
+    wire  [113:0] pv$0$y;
     reg  pv$1$admit;
     reg  [8:0] pv$1$words;
     reg  [2:0] pv$1$empty;
     reg  pv$1$trim;
     reg  [15:0] pv$1$csum;
     reg  pv$1$ret;
+    reg  pv$1$dod;
     reg  [47:0] pv$1$rb;
     reg  pv$1$bm;
     reg  [7:0] pv$1$bf;
     reg  pv$1$src;
     reg  [23:0] pv$1$q;
-    wire  [112:0] pv$1$y;
+    wire  [113:0] pv$1$y;
     reg  pv$2$admit;
     reg  [8:0] pv$2$words;
     reg  [2:0] pv$2$empty;
     reg  pv$2$trim;
     reg  [15:0] pv$2$csum;
     reg  pv$2$ret;
+    reg  pv$2$dod;
     reg  [47:0] pv$2$rb;
     reg  pv$2$bm;
     reg  [7:0] pv$2$bf;
     reg  pv$2$src;
     reg  [23:0] pv$2$q;
-    wire  [112:0] pv$2$y;
+    wire  [113:0] pv$2$y;
     reg  pv$3$admit;
     reg  [8:0] pv$3$words;
     reg  [2:0] pv$3$empty;
     reg  pv$3$trim;
     reg  [15:0] pv$3$csum;
     reg  pv$3$ret;
+    reg  pv$3$dod;
     reg  [47:0] pv$3$rb;
     reg  pv$3$bm;
     reg  [7:0] pv$3$bf;
     reg  pv$3$src;
     reg  [23:0] pv$3$q;
-    wire  [112:0] pv$3$y;
+    wire  [113:0] pv$3$y;
     reg  [31:0] c_full$0$d;
     wire  [31:0] c_full$0$q;
     reg  c_full$0$clock;
@@ -820,42 +836,6 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
     reg  [31:0] c_full$3$d;
     wire  [31:0] c_full$3$q;
     reg  c_full$3$clock;
-    reg  [31:0] c_trim$0$d;
-    wire  [31:0] c_trim$0$q;
-    reg  c_trim$0$clock;
-    reg  [31:0] c_trim$1$d;
-    wire  [31:0] c_trim$1$q;
-    reg  c_trim$1$clock;
-    reg  [31:0] c_trim$2$d;
-    wire  [31:0] c_trim$2$q;
-    reg  c_trim$2$clock;
-    reg  [31:0] c_trim$3$d;
-    wire  [31:0] c_trim$3$q;
-    reg  c_trim$3$clock;
-    reg  [31:0] c_ret$0$d;
-    wire  [31:0] c_ret$0$q;
-    reg  c_ret$0$clock;
-    reg  [31:0] c_ret$1$d;
-    wire  [31:0] c_ret$1$q;
-    reg  c_ret$1$clock;
-    reg  [31:0] c_ret$2$d;
-    wire  [31:0] c_ret$2$q;
-    reg  c_ret$2$clock;
-    reg  [31:0] c_ret$3$d;
-    wire  [31:0] c_ret$3$q;
-    reg  c_ret$3$clock;
-    reg  [31:0] c_dod$0$d;
-    wire  [31:0] c_dod$0$q;
-    reg  c_dod$0$clock;
-    reg  [31:0] c_dod$1$d;
-    wire  [31:0] c_dod$1$q;
-    reg  c_dod$1$clock;
-    reg  [31:0] c_dod$2$d;
-    wire  [31:0] c_dod$2$q;
-    reg  c_dod$2$clock;
-    reg  [31:0] c_dod$3$d;
-    wire  [31:0] c_dod$3$q;
-    reg  c_dod$3$clock;
     reg  [15:0] lim_dod$d;
     wire  [15:0] lim_dod$q;
     reg  lim_dod$clock;
@@ -1221,6 +1201,9 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .inp$0$cp_pop(sb$inp$0$cp_pop),
         .inp$0$ovr(sb$inp$0$ovr),
         .inp$0$bad(sb$inp$0$bad),
+        .inp$0$trimmed(sb$inp$0$trimmed),
+        .inp$0$returned(sb$inp$0$returned),
+        .inp$0$deflected(sb$inp$0$deflected),
         .inp$0$src_sent(sb$inp$0$src_sent),
         .inp$0$src_drop(sb$inp$0$src_drop),
         .inp$1$valid(sb$inp$1$valid),
@@ -1235,6 +1218,9 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .inp$1$cp_pop(sb$inp$1$cp_pop),
         .inp$1$ovr(sb$inp$1$ovr),
         .inp$1$bad(sb$inp$1$bad),
+        .inp$1$trimmed(sb$inp$1$trimmed),
+        .inp$1$returned(sb$inp$1$returned),
+        .inp$1$deflected(sb$inp$1$deflected),
         .inp$1$src_sent(sb$inp$1$src_sent),
         .inp$1$src_drop(sb$inp$1$src_drop),
         .inp$2$valid(sb$inp$2$valid),
@@ -1249,6 +1235,9 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .inp$2$cp_pop(sb$inp$2$cp_pop),
         .inp$2$ovr(sb$inp$2$ovr),
         .inp$2$bad(sb$inp$2$bad),
+        .inp$2$trimmed(sb$inp$2$trimmed),
+        .inp$2$returned(sb$inp$2$returned),
+        .inp$2$deflected(sb$inp$2$deflected),
         .inp$2$src_sent(sb$inp$2$src_sent),
         .inp$2$src_drop(sb$inp$2$src_drop),
         .inp$3$valid(sb$inp$3$valid),
@@ -1263,6 +1252,9 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .inp$3$cp_pop(sb$inp$3$cp_pop),
         .inp$3$ovr(sb$inp$3$ovr),
         .inp$3$bad(sb$inp$3$bad),
+        .inp$3$trimmed(sb$inp$3$trimmed),
+        .inp$3$returned(sb$inp$3$returned),
+        .inp$3$deflected(sb$inp$3$deflected),
         .inp$3$src_sent(sb$inp$3$src_sent),
         .inp$3$src_drop(sb$inp$3$src_drop),
         .out$0$dq_push(sb$out$0$dq_push),
@@ -1418,6 +1410,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .trim(pv$0$trim),
         .csum(pv$0$csum),
         .ret(pv$0$ret),
+        .dod(pv$0$dod),
         .rb(pv$0$rb),
         .bm(pv$0$bm),
         .bf(pv$0$bf),
@@ -1432,6 +1425,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .trim(pv$1$trim),
         .csum(pv$1$csum),
         .ret(pv$1$ret),
+        .dod(pv$1$dod),
         .rb(pv$1$rb),
         .bm(pv$1$bm),
         .bf(pv$1$bf),
@@ -1446,6 +1440,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .trim(pv$2$trim),
         .csum(pv$2$csum),
         .ret(pv$2$ret),
+        .dod(pv$2$dod),
         .rb(pv$2$rb),
         .bm(pv$2$bm),
         .bf(pv$2$bf),
@@ -1460,6 +1455,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .trim(pv$3$trim),
         .csum(pv$3$csum),
         .ret(pv$3$ret),
+        .dod(pv$3$dod),
         .rb(pv$3$rb),
         .bm(pv$3$bm),
         .bf(pv$3$bf),
@@ -1486,66 +1482,6 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         .d(c_full$3$d),
         .q(c_full$3$q),
         .clock(c_full$3$clock)
-    );
-    switch2_p4$c_trim$0 c_trim$0(
-        .d(c_trim$0$d),
-        .q(c_trim$0$q),
-        .clock(c_trim$0$clock)
-    );
-    switch2_p4$c_trim$1 c_trim$1(
-        .d(c_trim$1$d),
-        .q(c_trim$1$q),
-        .clock(c_trim$1$clock)
-    );
-    switch2_p4$c_trim$2 c_trim$2(
-        .d(c_trim$2$d),
-        .q(c_trim$2$q),
-        .clock(c_trim$2$clock)
-    );
-    switch2_p4$c_trim$3 c_trim$3(
-        .d(c_trim$3$d),
-        .q(c_trim$3$q),
-        .clock(c_trim$3$clock)
-    );
-    switch2_p4$c_ret$0 c_ret$0(
-        .d(c_ret$0$d),
-        .q(c_ret$0$q),
-        .clock(c_ret$0$clock)
-    );
-    switch2_p4$c_ret$1 c_ret$1(
-        .d(c_ret$1$d),
-        .q(c_ret$1$q),
-        .clock(c_ret$1$clock)
-    );
-    switch2_p4$c_ret$2 c_ret$2(
-        .d(c_ret$2$d),
-        .q(c_ret$2$q),
-        .clock(c_ret$2$clock)
-    );
-    switch2_p4$c_ret$3 c_ret$3(
-        .d(c_ret$3$d),
-        .q(c_ret$3$q),
-        .clock(c_ret$3$clock)
-    );
-    switch2_p4$c_dod$0 c_dod$0(
-        .d(c_dod$0$d),
-        .q(c_dod$0$q),
-        .clock(c_dod$0$clock)
-    );
-    switch2_p4$c_dod$1 c_dod$1(
-        .d(c_dod$1$d),
-        .q(c_dod$1$q),
-        .clock(c_dod$1$clock)
-    );
-    switch2_p4$c_dod$2 c_dod$2(
-        .d(c_dod$2$d),
-        .q(c_dod$2$q),
-        .clock(c_dod$2$clock)
-    );
-    switch2_p4$c_dod$3 c_dod$3(
-        .d(c_dod$3$d),
-        .q(c_dod$3$q),
-        .clock(c_dod$3$clock)
     );
     switch2_p4$lim_dod lim_dod(
         .d(lim_dod$d),
@@ -1655,6 +1591,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         pv$0$trim = adm$inp$0$vd_trim;
         pv$0$csum = adm$inp$0$vd_csum;
         pv$0$ret = adm$inp$0$vd_ret;
+        pv$0$dod = adm$inp$0$vd_dod;
         pv$0$rb = adm$inp$0$vd_rb;
         pv$0$bm = adm$inp$0$vd_bm;
         pv$0$bf = adm$inp$0$vd_bf;
@@ -1678,26 +1615,8 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         if (adm$inp$0$vd_valid & ~adm$inp$0$vd_admit) begin
             c_full$0$d = c_full$0$q + k1_32;
         end
-        c_trim$0$clock = clock;
-        c_trim$0$d = c_trim$0$q;
-        if (adm$inp$0$vd_valid & adm$inp$0$vd_trim) begin
-            c_trim$0$d = c_trim$0$q + k1_32;
-        end
-        c_ret$0$clock = clock;
-        c_ret$0$d = c_ret$0$q;
-        if (adm$inp$0$vd_valid & adm$inp$0$vd_ret) begin
-            c_ret$0$d = c_ret$0$q + k1_32;
-        end
-        c_dod$0$clock = clock;
-        c_dod$0$d = c_dod$0$q;
-        if (adm$inp$0$vd_valid & adm$inp$0$vd_dod) begin
-            c_dod$0$d = c_dod$0$q + k1_32;
-        end
         if (reset) begin
             c_full$0$d = k0_32;
-            c_trim$0$d = k0_32;
-            c_ret$0$d = k0_32;
-            c_dod$0$d = k0_32;
         end
         ing$rx$1$valid = rx$1$valid;
         ing$rx$1$data = rx$1$data;
@@ -1727,6 +1646,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         pv$1$trim = adm$inp$1$vd_trim;
         pv$1$csum = adm$inp$1$vd_csum;
         pv$1$ret = adm$inp$1$vd_ret;
+        pv$1$dod = adm$inp$1$vd_dod;
         pv$1$rb = adm$inp$1$vd_rb;
         pv$1$bm = adm$inp$1$vd_bm;
         pv$1$bf = adm$inp$1$vd_bf;
@@ -1750,26 +1670,8 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         if (adm$inp$1$vd_valid & ~adm$inp$1$vd_admit) begin
             c_full$1$d = c_full$1$q + k1_32;
         end
-        c_trim$1$clock = clock;
-        c_trim$1$d = c_trim$1$q;
-        if (adm$inp$1$vd_valid & adm$inp$1$vd_trim) begin
-            c_trim$1$d = c_trim$1$q + k1_32;
-        end
-        c_ret$1$clock = clock;
-        c_ret$1$d = c_ret$1$q;
-        if (adm$inp$1$vd_valid & adm$inp$1$vd_ret) begin
-            c_ret$1$d = c_ret$1$q + k1_32;
-        end
-        c_dod$1$clock = clock;
-        c_dod$1$d = c_dod$1$q;
-        if (adm$inp$1$vd_valid & adm$inp$1$vd_dod) begin
-            c_dod$1$d = c_dod$1$q + k1_32;
-        end
         if (reset) begin
             c_full$1$d = k0_32;
-            c_trim$1$d = k0_32;
-            c_ret$1$d = k0_32;
-            c_dod$1$d = k0_32;
         end
         ing$rx$2$valid = rx$2$valid;
         ing$rx$2$data = rx$2$data;
@@ -1799,6 +1701,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         pv$2$trim = adm$inp$2$vd_trim;
         pv$2$csum = adm$inp$2$vd_csum;
         pv$2$ret = adm$inp$2$vd_ret;
+        pv$2$dod = adm$inp$2$vd_dod;
         pv$2$rb = adm$inp$2$vd_rb;
         pv$2$bm = adm$inp$2$vd_bm;
         pv$2$bf = adm$inp$2$vd_bf;
@@ -1822,26 +1725,8 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         if (adm$inp$2$vd_valid & ~adm$inp$2$vd_admit) begin
             c_full$2$d = c_full$2$q + k1_32;
         end
-        c_trim$2$clock = clock;
-        c_trim$2$d = c_trim$2$q;
-        if (adm$inp$2$vd_valid & adm$inp$2$vd_trim) begin
-            c_trim$2$d = c_trim$2$q + k1_32;
-        end
-        c_ret$2$clock = clock;
-        c_ret$2$d = c_ret$2$q;
-        if (adm$inp$2$vd_valid & adm$inp$2$vd_ret) begin
-            c_ret$2$d = c_ret$2$q + k1_32;
-        end
-        c_dod$2$clock = clock;
-        c_dod$2$d = c_dod$2$q;
-        if (adm$inp$2$vd_valid & adm$inp$2$vd_dod) begin
-            c_dod$2$d = c_dod$2$q + k1_32;
-        end
         if (reset) begin
             c_full$2$d = k0_32;
-            c_trim$2$d = k0_32;
-            c_ret$2$d = k0_32;
-            c_dod$2$d = k0_32;
         end
         ing$rx$3$valid = rx$3$valid;
         ing$rx$3$data = rx$3$data;
@@ -1871,6 +1756,7 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         pv$3$trim = adm$inp$3$vd_trim;
         pv$3$csum = adm$inp$3$vd_csum;
         pv$3$ret = adm$inp$3$vd_ret;
+        pv$3$dod = adm$inp$3$vd_dod;
         pv$3$rb = adm$inp$3$vd_rb;
         pv$3$bm = adm$inp$3$vd_bm;
         pv$3$bf = adm$inp$3$vd_bf;
@@ -1894,26 +1780,8 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         if (adm$inp$3$vd_valid & ~adm$inp$3$vd_admit) begin
             c_full$3$d = c_full$3$q + k1_32;
         end
-        c_trim$3$clock = clock;
-        c_trim$3$d = c_trim$3$q;
-        if (adm$inp$3$vd_valid & adm$inp$3$vd_trim) begin
-            c_trim$3$d = c_trim$3$q + k1_32;
-        end
-        c_ret$3$clock = clock;
-        c_ret$3$d = c_ret$3$q;
-        if (adm$inp$3$vd_valid & adm$inp$3$vd_ret) begin
-            c_ret$3$d = c_ret$3$q + k1_32;
-        end
-        c_dod$3$clock = clock;
-        c_dod$3$d = c_dod$3$q;
-        if (adm$inp$3$vd_valid & adm$inp$3$vd_dod) begin
-            c_dod$3$d = c_dod$3$q + k1_32;
-        end
         if (reset) begin
             c_full$3$d = k0_32;
-            c_trim$3$d = k0_32;
-            c_ret$3$d = k0_32;
-            c_dod$3$d = k0_32;
         end
         sb$out$0$dq_push = que$out$0$dq_push;
         sb$out$0$dq_cell = que$out$0$dq_cell;
@@ -1975,9 +1843,9 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         stat$0$ovr = sb$inp$0$ovr;
         stat$0$bad = sb$inp$0$bad;
         stat$0$tx_frames = sb$out$0$tx_frames;
-        stat$0$trimmed = c_trim$0$q;
-        stat$0$returned = c_ret$0$q;
-        stat$0$deflected = c_dod$0$q;
+        stat$0$trimmed = sb$inp$0$trimmed;
+        stat$0$returned = sb$inp$0$returned;
+        stat$0$deflected = sb$inp$0$deflected;
         stat$0$src_sent = sb$inp$0$src_sent;
         stat$0$src_drop = sb$inp$0$src_drop;
         stat$1$rx_frames = ing$stat$1$rx_frames;
@@ -1988,9 +1856,9 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         stat$1$ovr = sb$inp$1$ovr;
         stat$1$bad = sb$inp$1$bad;
         stat$1$tx_frames = sb$out$1$tx_frames;
-        stat$1$trimmed = c_trim$1$q;
-        stat$1$returned = c_ret$1$q;
-        stat$1$deflected = c_dod$1$q;
+        stat$1$trimmed = sb$inp$1$trimmed;
+        stat$1$returned = sb$inp$1$returned;
+        stat$1$deflected = sb$inp$1$deflected;
         stat$1$src_sent = sb$inp$1$src_sent;
         stat$1$src_drop = sb$inp$1$src_drop;
         stat$2$rx_frames = ing$stat$2$rx_frames;
@@ -2001,9 +1869,9 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         stat$2$ovr = sb$inp$2$ovr;
         stat$2$bad = sb$inp$2$bad;
         stat$2$tx_frames = sb$out$2$tx_frames;
-        stat$2$trimmed = c_trim$2$q;
-        stat$2$returned = c_ret$2$q;
-        stat$2$deflected = c_dod$2$q;
+        stat$2$trimmed = sb$inp$2$trimmed;
+        stat$2$returned = sb$inp$2$returned;
+        stat$2$deflected = sb$inp$2$deflected;
         stat$2$src_sent = sb$inp$2$src_sent;
         stat$2$src_drop = sb$inp$2$src_drop;
         stat$3$rx_frames = ing$stat$3$rx_frames;
@@ -2014,9 +1882,9 @@ module switch2_p4(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$emp
         stat$3$ovr = sb$inp$3$ovr;
         stat$3$bad = sb$inp$3$bad;
         stat$3$tx_frames = sb$out$3$tx_frames;
-        stat$3$trimmed = c_trim$3$q;
-        stat$3$returned = c_ret$3$q;
-        stat$3$deflected = c_dod$3$q;
+        stat$3$trimmed = sb$inp$3$trimmed;
+        stat$3$returned = sb$inp$3$returned;
+        stat$3$deflected = sb$inp$3$deflected;
         stat$3$src_sent = sb$inp$3$src_sent;
         stat$3$src_drop = sb$inp$3$src_drop;
         occ_pkts$0 = adm$occ_pkts$0;
@@ -21442,82 +21310,6 @@ module switch2_p4$adm$vd_w$3(d,q,clock);
 endmodule // switch2_p4$adm$vd_w$3
 
 
-module switch2_p4$c_dod$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$c_dod$0
-
-
-module switch2_p4$c_dod$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$c_dod$1
-
-
-module switch2_p4$c_dod$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$c_dod$2
-
-
-module switch2_p4$c_dod$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$c_dod$3
-
-
 module switch2_p4$c_full$0(d,q,clock);
     
     // Module arguments
@@ -21592,158 +21384,6 @@ module switch2_p4$c_full$3(d,q,clock);
     end
           
 endmodule // switch2_p4$c_full$3
-
-
-module switch2_p4$c_ret$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$c_ret$0
-
-
-module switch2_p4$c_ret$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$c_ret$1
-
-
-module switch2_p4$c_ret$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$c_ret$2
-
-
-module switch2_p4$c_ret$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$c_ret$3
-
-
-module switch2_p4$c_trim$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$c_trim$0
-
-
-module switch2_p4$c_trim$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$c_trim$1
-
-
-module switch2_p4$c_trim$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$c_trim$2
-
-
-module switch2_p4$c_trim$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // switch2_p4$c_trim$3
 
 
 module switch2_p4$ing(clock,reset,rx$0$valid,rx$0$ready,rx$0$data,rx$0$last,rx$0$empty,rx$1$valid,rx$1$ready,rx$1$data,rx$1$last,rx$1$empty,rx$2$valid,rx$2$ready,rx$2$data,rx$2$last,rx$2$empty,rx$3$valid,rx$3$ready,rx$3$data,rx$3$last,rx$3$empty,route$0$valid,route$0$ip,route$0$port,route$1$valid,route$1$ip,route$1$port,route$2$valid,route$2$ip,route$2$port,route$3$valid,route$3$ip,route$3$port,band_by_flags,o$0$valid,o$0$data,o$0$last,o$0$empty,o$0$req_valid,o$0$req_out,o$0$req_band,o$0$req_bytes,o$0$req_words,o$0$req_empty,o$0$req_ok,o$0$req_trim,o$0$req_csum,o$0$req_rb,o$0$req_bf,o$1$valid,o$1$data,o$1$last,o$1$empty,o$1$req_valid,o$1$req_out,o$1$req_band,o$1$req_bytes,o$1$req_words,o$1$req_empty,o$1$req_ok,o$1$req_trim,o$1$req_csum,o$1$req_rb,o$1$req_bf,o$2$valid,o$2$data,o$2$last,o$2$empty,o$2$req_valid,o$2$req_out,o$2$req_band,o$2$req_bytes,o$2$req_words,o$2$req_empty,o$2$req_ok,o$2$req_trim,o$2$req_csum,o$2$req_rb,o$2$req_bf,o$3$valid,o$3$data,o$3$last,o$3$empty,o$3$req_valid,o$3$req_out,o$3$req_band,o$3$req_bytes,o$3$req_words,o$3$req_empty,o$3$req_ok,o$3$req_trim,o$3$req_csum,o$3$req_rb,o$3$req_bf,stat$0$rx_frames,stat$0$drop_malformed,stat$0$drop_no_route,stat$0$fwd,stat$1$rx_frames,stat$1$drop_malformed,stat$1$drop_no_route,stat$1$fwd,stat$2$rx_frames,stat$2$drop_malformed,stat$2$drop_no_route,stat$2$fwd,stat$3$rx_frames,stat$3$drop_malformed,stat$3$drop_no_route,stat$3$fwd);
@@ -33228,7 +32868,7 @@ module switch2_p4$lim_dod(d,q,clock);
 endmodule // switch2_p4$lim_dod
 
 
-module switch2_p4$pv$0(admit,words,empty,trim,csum,ret,rb,bm,bf,src,q,y);
+module switch2_p4$pv$0(admit,words,empty,trim,csum,ret,dod,rb,bm,bf,src,q,y);
     
     // Module arguments
     input wire  admit;
@@ -33237,12 +32877,13 @@ module switch2_p4$pv$0(admit,words,empty,trim,csum,ret,rb,bm,bf,src,q,y);
     input wire  trim;
     input wire  [15:0] csum;
     input wire  ret;
+    input wire  dod;
     input wire  [47:0] rb;
     input wire  bm;
     input wire  [7:0] bf;
     input wire  src;
     input wire  [23:0] q;
-    output reg  [112:0] y;
+    output reg  [113:0] y;
     
     // Update code
     always @(*) begin
@@ -33252,17 +32893,18 @@ module switch2_p4$pv$0(admit,words,empty,trim,csum,ret,rb,bm,bf,src,q,y);
         y[13+:1] = trim;
         y[14+:16] = csum;
         y[30+:1] = ret;
-        y[31+:48] = rb;
-        y[79+:1] = bm;
-        y[80+:8] = bf;
-        y[88+:1] = src;
-        y[89+:24] = q;
+        y[31+:1] = dod;
+        y[32+:48] = rb;
+        y[80+:1] = bm;
+        y[81+:8] = bf;
+        y[89+:1] = src;
+        y[90+:24] = q;
     end
     
 endmodule // switch2_p4$pv$0
 
 
-module switch2_p4$pv$1(admit,words,empty,trim,csum,ret,rb,bm,bf,src,q,y);
+module switch2_p4$pv$1(admit,words,empty,trim,csum,ret,dod,rb,bm,bf,src,q,y);
     
     // Module arguments
     input wire  admit;
@@ -33271,12 +32913,13 @@ module switch2_p4$pv$1(admit,words,empty,trim,csum,ret,rb,bm,bf,src,q,y);
     input wire  trim;
     input wire  [15:0] csum;
     input wire  ret;
+    input wire  dod;
     input wire  [47:0] rb;
     input wire  bm;
     input wire  [7:0] bf;
     input wire  src;
     input wire  [23:0] q;
-    output reg  [112:0] y;
+    output reg  [113:0] y;
     
     // Update code
     always @(*) begin
@@ -33286,17 +32929,18 @@ module switch2_p4$pv$1(admit,words,empty,trim,csum,ret,rb,bm,bf,src,q,y);
         y[13+:1] = trim;
         y[14+:16] = csum;
         y[30+:1] = ret;
-        y[31+:48] = rb;
-        y[79+:1] = bm;
-        y[80+:8] = bf;
-        y[88+:1] = src;
-        y[89+:24] = q;
+        y[31+:1] = dod;
+        y[32+:48] = rb;
+        y[80+:1] = bm;
+        y[81+:8] = bf;
+        y[89+:1] = src;
+        y[90+:24] = q;
     end
     
 endmodule // switch2_p4$pv$1
 
 
-module switch2_p4$pv$2(admit,words,empty,trim,csum,ret,rb,bm,bf,src,q,y);
+module switch2_p4$pv$2(admit,words,empty,trim,csum,ret,dod,rb,bm,bf,src,q,y);
     
     // Module arguments
     input wire  admit;
@@ -33305,12 +32949,13 @@ module switch2_p4$pv$2(admit,words,empty,trim,csum,ret,rb,bm,bf,src,q,y);
     input wire  trim;
     input wire  [15:0] csum;
     input wire  ret;
+    input wire  dod;
     input wire  [47:0] rb;
     input wire  bm;
     input wire  [7:0] bf;
     input wire  src;
     input wire  [23:0] q;
-    output reg  [112:0] y;
+    output reg  [113:0] y;
     
     // Update code
     always @(*) begin
@@ -33320,17 +32965,18 @@ module switch2_p4$pv$2(admit,words,empty,trim,csum,ret,rb,bm,bf,src,q,y);
         y[13+:1] = trim;
         y[14+:16] = csum;
         y[30+:1] = ret;
-        y[31+:48] = rb;
-        y[79+:1] = bm;
-        y[80+:8] = bf;
-        y[88+:1] = src;
-        y[89+:24] = q;
+        y[31+:1] = dod;
+        y[32+:48] = rb;
+        y[80+:1] = bm;
+        y[81+:8] = bf;
+        y[89+:1] = src;
+        y[90+:24] = q;
     end
     
 endmodule // switch2_p4$pv$2
 
 
-module switch2_p4$pv$3(admit,words,empty,trim,csum,ret,rb,bm,bf,src,q,y);
+module switch2_p4$pv$3(admit,words,empty,trim,csum,ret,dod,rb,bm,bf,src,q,y);
     
     // Module arguments
     input wire  admit;
@@ -33339,12 +32985,13 @@ module switch2_p4$pv$3(admit,words,empty,trim,csum,ret,rb,bm,bf,src,q,y);
     input wire  trim;
     input wire  [15:0] csum;
     input wire  ret;
+    input wire  dod;
     input wire  [47:0] rb;
     input wire  bm;
     input wire  [7:0] bf;
     input wire  src;
     input wire  [23:0] q;
-    output reg  [112:0] y;
+    output reg  [113:0] y;
     
     // Update code
     always @(*) begin
@@ -33354,11 +33001,12 @@ module switch2_p4$pv$3(admit,words,empty,trim,csum,ret,rb,bm,bf,src,q,y);
         y[13+:1] = trim;
         y[14+:16] = csum;
         y[30+:1] = ret;
-        y[31+:48] = rb;
-        y[79+:1] = bm;
-        y[80+:8] = bf;
-        y[88+:1] = src;
-        y[89+:24] = q;
+        y[31+:1] = dod;
+        y[32+:48] = rb;
+        y[80+:1] = bm;
+        y[81+:8] = bf;
+        y[89+:1] = src;
+        y[90+:24] = q;
     end
     
 endmodule // switch2_p4$pv$3
@@ -57362,7 +57010,7 @@ module switch2_p4$que$wu$3(d,q,clock);
 endmodule // switch2_p4$que$wu$3
 
 
-module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$vd_valid,inp$0$vd,inp$0$cp_valid,inp$0$cp_cell,inp$0$cp_meta,inp$0$cp_pop,inp$0$ovr,inp$0$bad,inp$0$src_sent,inp$0$src_drop,inp$1$valid,inp$1$data,inp$1$last,inp$1$empty,inp$1$vd_valid,inp$1$vd,inp$1$cp_valid,inp$1$cp_cell,inp$1$cp_meta,inp$1$cp_pop,inp$1$ovr,inp$1$bad,inp$1$src_sent,inp$1$src_drop,inp$2$valid,inp$2$data,inp$2$last,inp$2$empty,inp$2$vd_valid,inp$2$vd,inp$2$cp_valid,inp$2$cp_cell,inp$2$cp_meta,inp$2$cp_pop,inp$2$ovr,inp$2$bad,inp$2$src_sent,inp$2$src_drop,inp$3$valid,inp$3$data,inp$3$last,inp$3$empty,inp$3$vd_valid,inp$3$vd,inp$3$cp_valid,inp$3$cp_cell,inp$3$cp_meta,inp$3$cp_pop,inp$3$ovr,inp$3$bad,inp$3$src_sent,inp$3$src_drop,out$0$dq_push,out$0$dq_cell,out$0$dq_meta,out$0$dq_count,out$0$valid,out$0$ready,out$0$data,out$0$last,out$0$empty,out$0$dep,out$0$tx_frames,out$1$dq_push,out$1$dq_cell,out$1$dq_meta,out$1$dq_count,out$1$valid,out$1$ready,out$1$data,out$1$last,out$1$empty,out$1$dep,out$1$tx_frames,out$2$dq_push,out$2$dq_cell,out$2$dq_meta,out$2$dq_count,out$2$valid,out$2$ready,out$2$data,out$2$last,out$2$empty,out$2$dep,out$2$tx_frames,out$3$dq_push,out$3$dq_cell,out$3$dq_meta,out$3$dq_count,out$3$valid,out$3$ready,out$3$data,out$3$last,out$3$empty,out$3$dep,out$3$tx_frames,free_rows,link_rate);
+module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,inp$0$vd_valid,inp$0$vd,inp$0$cp_valid,inp$0$cp_cell,inp$0$cp_meta,inp$0$cp_pop,inp$0$ovr,inp$0$bad,inp$0$trimmed,inp$0$returned,inp$0$deflected,inp$0$src_sent,inp$0$src_drop,inp$1$valid,inp$1$data,inp$1$last,inp$1$empty,inp$1$vd_valid,inp$1$vd,inp$1$cp_valid,inp$1$cp_cell,inp$1$cp_meta,inp$1$cp_pop,inp$1$ovr,inp$1$bad,inp$1$trimmed,inp$1$returned,inp$1$deflected,inp$1$src_sent,inp$1$src_drop,inp$2$valid,inp$2$data,inp$2$last,inp$2$empty,inp$2$vd_valid,inp$2$vd,inp$2$cp_valid,inp$2$cp_cell,inp$2$cp_meta,inp$2$cp_pop,inp$2$ovr,inp$2$bad,inp$2$trimmed,inp$2$returned,inp$2$deflected,inp$2$src_sent,inp$2$src_drop,inp$3$valid,inp$3$data,inp$3$last,inp$3$empty,inp$3$vd_valid,inp$3$vd,inp$3$cp_valid,inp$3$cp_cell,inp$3$cp_meta,inp$3$cp_pop,inp$3$ovr,inp$3$bad,inp$3$trimmed,inp$3$returned,inp$3$deflected,inp$3$src_sent,inp$3$src_drop,out$0$dq_push,out$0$dq_cell,out$0$dq_meta,out$0$dq_count,out$0$valid,out$0$ready,out$0$data,out$0$last,out$0$empty,out$0$dep,out$0$tx_frames,out$1$dq_push,out$1$dq_cell,out$1$dq_meta,out$1$dq_count,out$1$valid,out$1$ready,out$1$data,out$1$last,out$1$empty,out$1$dep,out$1$tx_frames,out$2$dq_push,out$2$dq_cell,out$2$dq_meta,out$2$dq_count,out$2$valid,out$2$ready,out$2$data,out$2$last,out$2$empty,out$2$dep,out$2$tx_frames,out$3$dq_push,out$3$dq_cell,out$3$dq_meta,out$3$dq_count,out$3$valid,out$3$ready,out$3$data,out$3$last,out$3$empty,out$3$dep,out$3$tx_frames,free_rows,link_rate);
     
     // Module arguments
     input wire  clock;
@@ -57372,13 +57020,16 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     input wire  inp$0$last;
     input wire  [2:0] inp$0$empty;
     input wire  inp$0$vd_valid;
-    input wire  [112:0] inp$0$vd;
+    input wire  [113:0] inp$0$vd;
     output reg  inp$0$cp_valid;
     output reg  [10:0] inp$0$cp_cell;
     output reg  [20:0] inp$0$cp_meta;
     input wire  inp$0$cp_pop;
     output reg  [31:0] inp$0$ovr;
     output reg  [31:0] inp$0$bad;
+    output reg  [31:0] inp$0$trimmed;
+    output reg  [31:0] inp$0$returned;
+    output reg  [31:0] inp$0$deflected;
     output reg  [31:0] inp$0$src_sent;
     output reg  [31:0] inp$0$src_drop;
     input wire  inp$1$valid;
@@ -57386,13 +57037,16 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     input wire  inp$1$last;
     input wire  [2:0] inp$1$empty;
     input wire  inp$1$vd_valid;
-    input wire  [112:0] inp$1$vd;
+    input wire  [113:0] inp$1$vd;
     output reg  inp$1$cp_valid;
     output reg  [10:0] inp$1$cp_cell;
     output reg  [20:0] inp$1$cp_meta;
     input wire  inp$1$cp_pop;
     output reg  [31:0] inp$1$ovr;
     output reg  [31:0] inp$1$bad;
+    output reg  [31:0] inp$1$trimmed;
+    output reg  [31:0] inp$1$returned;
+    output reg  [31:0] inp$1$deflected;
     output reg  [31:0] inp$1$src_sent;
     output reg  [31:0] inp$1$src_drop;
     input wire  inp$2$valid;
@@ -57400,13 +57054,16 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     input wire  inp$2$last;
     input wire  [2:0] inp$2$empty;
     input wire  inp$2$vd_valid;
-    input wire  [112:0] inp$2$vd;
+    input wire  [113:0] inp$2$vd;
     output reg  inp$2$cp_valid;
     output reg  [10:0] inp$2$cp_cell;
     output reg  [20:0] inp$2$cp_meta;
     input wire  inp$2$cp_pop;
     output reg  [31:0] inp$2$ovr;
     output reg  [31:0] inp$2$bad;
+    output reg  [31:0] inp$2$trimmed;
+    output reg  [31:0] inp$2$returned;
+    output reg  [31:0] inp$2$deflected;
     output reg  [31:0] inp$2$src_sent;
     output reg  [31:0] inp$2$src_drop;
     input wire  inp$3$valid;
@@ -57414,13 +57071,16 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     input wire  inp$3$last;
     input wire  [2:0] inp$3$empty;
     input wire  inp$3$vd_valid;
-    input wire  [112:0] inp$3$vd;
+    input wire  [113:0] inp$3$vd;
     output reg  inp$3$cp_valid;
     output reg  [10:0] inp$3$cp_cell;
     output reg  [20:0] inp$3$cp_meta;
     input wire  inp$3$cp_pop;
     output reg  [31:0] inp$3$ovr;
     output reg  [31:0] inp$3$bad;
+    output reg  [31:0] inp$3$trimmed;
+    output reg  [31:0] inp$3$returned;
+    output reg  [31:0] inp$3$deflected;
     output reg  [31:0] inp$3$src_sent;
     output reg  [31:0] inp$3$src_drop;
     input wire  out$0$dq_push;
@@ -57655,33 +57315,33 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     reg  vh$0$clock;
     reg  vh$0$reset;
     reg  vh$0$push;
-    reg  [98:0] vh$0$push_data;
+    reg  [99:0] vh$0$push_data;
     reg  vh$0$pop;
-    wire  [98:0] vh$0$head;
+    wire  [99:0] vh$0$head;
     wire  vh$0$nonempty;
     wire  [6:0] vh$0$count;
     reg  vh$1$clock;
     reg  vh$1$reset;
     reg  vh$1$push;
-    reg  [98:0] vh$1$push_data;
+    reg  [99:0] vh$1$push_data;
     reg  vh$1$pop;
-    wire  [98:0] vh$1$head;
+    wire  [99:0] vh$1$head;
     wire  vh$1$nonempty;
     wire  [6:0] vh$1$count;
     reg  vh$2$clock;
     reg  vh$2$reset;
     reg  vh$2$push;
-    reg  [98:0] vh$2$push_data;
+    reg  [99:0] vh$2$push_data;
     reg  vh$2$pop;
-    wire  [98:0] vh$2$head;
+    wire  [99:0] vh$2$head;
     wire  vh$2$nonempty;
     wire  [6:0] vh$2$count;
     reg  vh$3$clock;
     reg  vh$3$reset;
     reg  vh$3$push;
-    reg  [98:0] vh$3$push_data;
+    reg  [99:0] vh$3$push_data;
     reg  vh$3$pop;
-    wire  [98:0] vh$3$head;
+    wire  [99:0] vh$3$head;
     wire  vh$3$nonempty;
     wire  [6:0] vh$3$count;
     reg  ring$0$clock;
@@ -57840,6 +57500,78 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     reg  [31:0] c_bad$3$d;
     wire  [31:0] c_bad$3$q;
     reg  c_bad$3$clock;
+    reg  cp_t$0$d;
+    wire  cp_t$0$q;
+    reg  cp_t$0$clock;
+    reg  cp_t$1$d;
+    wire  cp_t$1$q;
+    reg  cp_t$1$clock;
+    reg  cp_t$2$d;
+    wire  cp_t$2$q;
+    reg  cp_t$2$clock;
+    reg  cp_t$3$d;
+    wire  cp_t$3$q;
+    reg  cp_t$3$clock;
+    reg  cp_r$0$d;
+    wire  cp_r$0$q;
+    reg  cp_r$0$clock;
+    reg  cp_r$1$d;
+    wire  cp_r$1$q;
+    reg  cp_r$1$clock;
+    reg  cp_r$2$d;
+    wire  cp_r$2$q;
+    reg  cp_r$2$clock;
+    reg  cp_r$3$d;
+    wire  cp_r$3$q;
+    reg  cp_r$3$clock;
+    reg  cp_d$0$d;
+    wire  cp_d$0$q;
+    reg  cp_d$0$clock;
+    reg  cp_d$1$d;
+    wire  cp_d$1$q;
+    reg  cp_d$1$clock;
+    reg  cp_d$2$d;
+    wire  cp_d$2$q;
+    reg  cp_d$2$clock;
+    reg  cp_d$3$d;
+    wire  cp_d$3$q;
+    reg  cp_d$3$clock;
+    reg  [31:0] c_trm$0$d;
+    wire  [31:0] c_trm$0$q;
+    reg  c_trm$0$clock;
+    reg  [31:0] c_trm$1$d;
+    wire  [31:0] c_trm$1$q;
+    reg  c_trm$1$clock;
+    reg  [31:0] c_trm$2$d;
+    wire  [31:0] c_trm$2$q;
+    reg  c_trm$2$clock;
+    reg  [31:0] c_trm$3$d;
+    wire  [31:0] c_trm$3$q;
+    reg  c_trm$3$clock;
+    reg  [31:0] c_ret$0$d;
+    wire  [31:0] c_ret$0$q;
+    reg  c_ret$0$clock;
+    reg  [31:0] c_ret$1$d;
+    wire  [31:0] c_ret$1$q;
+    reg  c_ret$1$clock;
+    reg  [31:0] c_ret$2$d;
+    wire  [31:0] c_ret$2$q;
+    reg  c_ret$2$clock;
+    reg  [31:0] c_ret$3$d;
+    wire  [31:0] c_ret$3$q;
+    reg  c_ret$3$clock;
+    reg  [31:0] c_dod$0$d;
+    wire  [31:0] c_dod$0$q;
+    reg  c_dod$0$clock;
+    reg  [31:0] c_dod$1$d;
+    wire  [31:0] c_dod$1$q;
+    reg  c_dod$1$clock;
+    reg  [31:0] c_dod$2$d;
+    wire  [31:0] c_dod$2$q;
+    reg  c_dod$2$clock;
+    reg  [31:0] c_dod$3$d;
+    wire  [31:0] c_dod$3$q;
+    reg  c_dod$3$clock;
     reg  d_ne$0$d;
     wire  d_ne$0$q;
     reg  d_ne$0$clock;
@@ -58116,6 +57848,18 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     reg  w_ret$3$d;
     wire  w_ret$3$q;
     reg  w_ret$3$clock;
+    reg  w_dod$0$d;
+    wire  w_dod$0$q;
+    reg  w_dod$0$clock;
+    reg  w_dod$1$d;
+    wire  w_dod$1$q;
+    reg  w_dod$1$clock;
+    reg  w_dod$2$d;
+    wire  w_dod$2$q;
+    reg  w_dod$2$clock;
+    reg  w_dod$3$d;
+    wire  w_dod$3$q;
+    reg  w_dod$3$clock;
     reg  [47:0] w_rb$0$d;
     wire  [47:0] w_rb$0$q;
     reg  w_rb$0$clock;
@@ -59885,49 +59629,53 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     wire  hw$3$last;
     wire  [2:0] hw$3$empty;
     wire  hw$3$ovr;
-    reg  [112:0] uv$0$a;
+    reg  [113:0] uv$0$a;
     wire  uv$0$admit;
     wire  [8:0] uv$0$words;
     wire  [2:0] uv$0$empty;
     wire  uv$0$trim;
     wire  [15:0] uv$0$csum;
     wire  uv$0$ret;
+    wire  uv$0$dod;
     wire  [47:0] uv$0$rb;
     wire  uv$0$bm;
     wire  [7:0] uv$0$bf;
     wire  uv$0$src;
     wire  [23:0] uv$0$q;
-    reg  [112:0] uv$1$a;
+    reg  [113:0] uv$1$a;
     wire  uv$1$admit;
     wire  [8:0] uv$1$words;
     wire  [2:0] uv$1$empty;
     wire  uv$1$trim;
     wire  [15:0] uv$1$csum;
     wire  uv$1$ret;
+    wire  uv$1$dod;
     wire  [47:0] uv$1$rb;
     wire  uv$1$bm;
     wire  [7:0] uv$1$bf;
     wire  uv$1$src;
     wire  [23:0] uv$1$q;
-    reg  [112:0] uv$2$a;
+    reg  [113:0] uv$2$a;
     wire  uv$2$admit;
     wire  [8:0] uv$2$words;
     wire  [2:0] uv$2$empty;
     wire  uv$2$trim;
     wire  [15:0] uv$2$csum;
     wire  uv$2$ret;
+    wire  uv$2$dod;
     wire  [47:0] uv$2$rb;
     wire  uv$2$bm;
     wire  [7:0] uv$2$bf;
     wire  uv$2$src;
     wire  [23:0] uv$2$q;
-    reg  [112:0] uv$3$a;
+    reg  [113:0] uv$3$a;
     wire  uv$3$admit;
     wire  [8:0] uv$3$words;
     wire  [2:0] uv$3$empty;
     wire  uv$3$trim;
     wire  [15:0] uv$3$csum;
     wire  uv$3$ret;
+    wire  uv$3$dod;
     wire  [47:0] uv$3$rb;
     wire  uv$3$bm;
     wire  [7:0] uv$3$bf;
@@ -59955,36 +59703,40 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     wire  [13:0] pc$3$y;
     reg  [15:0] phd$0$csum;
     reg  phd$0$ret;
+    reg  phd$0$dod;
     reg  [47:0] phd$0$rb;
     reg  phd$0$bm;
     reg  [7:0] phd$0$bf;
     reg  phd$0$src;
     reg  [23:0] phd$0$q;
-    wire  [98:0] phd$0$y;
+    wire  [99:0] phd$0$y;
     reg  [15:0] phd$1$csum;
     reg  phd$1$ret;
+    reg  phd$1$dod;
     reg  [47:0] phd$1$rb;
     reg  phd$1$bm;
     reg  [7:0] phd$1$bf;
     reg  phd$1$src;
     reg  [23:0] phd$1$q;
-    wire  [98:0] phd$1$y;
+    wire  [99:0] phd$1$y;
     reg  [15:0] phd$2$csum;
     reg  phd$2$ret;
+    reg  phd$2$dod;
     reg  [47:0] phd$2$rb;
     reg  phd$2$bm;
     reg  [7:0] phd$2$bf;
     reg  phd$2$src;
     reg  [23:0] phd$2$q;
-    wire  [98:0] phd$2$y;
+    wire  [99:0] phd$2$y;
     reg  [15:0] phd$3$csum;
     reg  phd$3$ret;
+    reg  phd$3$dod;
     reg  [47:0] phd$3$rb;
     reg  phd$3$bm;
     reg  [7:0] phd$3$bf;
     reg  phd$3$src;
     reg  [23:0] phd$3$q;
-    wire  [98:0] phd$3$y;
+    wire  [99:0] phd$3$y;
     reg  [13:0] hv$0$a;
     wire  hv$0$admit;
     wire  [8:0] hv$0$words;
@@ -60005,33 +59757,37 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     wire  [8:0] hv$3$words;
     wire  [2:0] hv$3$empty;
     wire  hv$3$trim;
-    reg  [98:0] hh$0$a;
+    reg  [99:0] hh$0$a;
     wire  [15:0] hh$0$csum;
     wire  hh$0$ret;
+    wire  hh$0$dod;
     wire  [47:0] hh$0$rb;
     wire  hh$0$bm;
     wire  [7:0] hh$0$bf;
     wire  hh$0$src;
     wire  [23:0] hh$0$q;
-    reg  [98:0] hh$1$a;
+    reg  [99:0] hh$1$a;
     wire  [15:0] hh$1$csum;
     wire  hh$1$ret;
+    wire  hh$1$dod;
     wire  [47:0] hh$1$rb;
     wire  hh$1$bm;
     wire  [7:0] hh$1$bf;
     wire  hh$1$src;
     wire  [23:0] hh$1$q;
-    reg  [98:0] hh$2$a;
+    reg  [99:0] hh$2$a;
     wire  [15:0] hh$2$csum;
     wire  hh$2$ret;
+    wire  hh$2$dod;
     wire  [47:0] hh$2$rb;
     wire  hh$2$bm;
     wire  [7:0] hh$2$bf;
     wire  hh$2$src;
     wire  [23:0] hh$2$q;
-    reg  [98:0] hh$3$a;
+    reg  [99:0] hh$3$a;
     wire  [15:0] hh$3$csum;
     wire  hh$3$ret;
+    wire  hh$3$dod;
     wire  [47:0] hh$3$rb;
     wire  hh$3$bm;
     wire  [7:0] hh$3$bf;
@@ -60159,6 +59915,14 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     reg  l_trm$1;
     reg  l_trm$2;
     reg  l_trm$3;
+    reg  l_ret$0;
+    reg  l_ret$1;
+    reg  l_ret$2;
+    reg  l_ret$3;
+    reg  l_dod$0;
+    reg  l_dod$1;
+    reg  l_dod$2;
+    reg  l_dod$3;
     reg  l_wb$0;
     reg  l_wb$1;
     reg  l_wb$2;
@@ -60730,6 +60494,126 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .q(c_bad$3$q),
         .clock(c_bad$3$clock)
     );
+    switch2_p4$sb$cp_t$0 cp_t$0(
+        .d(cp_t$0$d),
+        .q(cp_t$0$q),
+        .clock(cp_t$0$clock)
+    );
+    switch2_p4$sb$cp_t$1 cp_t$1(
+        .d(cp_t$1$d),
+        .q(cp_t$1$q),
+        .clock(cp_t$1$clock)
+    );
+    switch2_p4$sb$cp_t$2 cp_t$2(
+        .d(cp_t$2$d),
+        .q(cp_t$2$q),
+        .clock(cp_t$2$clock)
+    );
+    switch2_p4$sb$cp_t$3 cp_t$3(
+        .d(cp_t$3$d),
+        .q(cp_t$3$q),
+        .clock(cp_t$3$clock)
+    );
+    switch2_p4$sb$cp_r$0 cp_r$0(
+        .d(cp_r$0$d),
+        .q(cp_r$0$q),
+        .clock(cp_r$0$clock)
+    );
+    switch2_p4$sb$cp_r$1 cp_r$1(
+        .d(cp_r$1$d),
+        .q(cp_r$1$q),
+        .clock(cp_r$1$clock)
+    );
+    switch2_p4$sb$cp_r$2 cp_r$2(
+        .d(cp_r$2$d),
+        .q(cp_r$2$q),
+        .clock(cp_r$2$clock)
+    );
+    switch2_p4$sb$cp_r$3 cp_r$3(
+        .d(cp_r$3$d),
+        .q(cp_r$3$q),
+        .clock(cp_r$3$clock)
+    );
+    switch2_p4$sb$cp_d$0 cp_d$0(
+        .d(cp_d$0$d),
+        .q(cp_d$0$q),
+        .clock(cp_d$0$clock)
+    );
+    switch2_p4$sb$cp_d$1 cp_d$1(
+        .d(cp_d$1$d),
+        .q(cp_d$1$q),
+        .clock(cp_d$1$clock)
+    );
+    switch2_p4$sb$cp_d$2 cp_d$2(
+        .d(cp_d$2$d),
+        .q(cp_d$2$q),
+        .clock(cp_d$2$clock)
+    );
+    switch2_p4$sb$cp_d$3 cp_d$3(
+        .d(cp_d$3$d),
+        .q(cp_d$3$q),
+        .clock(cp_d$3$clock)
+    );
+    switch2_p4$sb$c_trm$0 c_trm$0(
+        .d(c_trm$0$d),
+        .q(c_trm$0$q),
+        .clock(c_trm$0$clock)
+    );
+    switch2_p4$sb$c_trm$1 c_trm$1(
+        .d(c_trm$1$d),
+        .q(c_trm$1$q),
+        .clock(c_trm$1$clock)
+    );
+    switch2_p4$sb$c_trm$2 c_trm$2(
+        .d(c_trm$2$d),
+        .q(c_trm$2$q),
+        .clock(c_trm$2$clock)
+    );
+    switch2_p4$sb$c_trm$3 c_trm$3(
+        .d(c_trm$3$d),
+        .q(c_trm$3$q),
+        .clock(c_trm$3$clock)
+    );
+    switch2_p4$sb$c_ret$0 c_ret$0(
+        .d(c_ret$0$d),
+        .q(c_ret$0$q),
+        .clock(c_ret$0$clock)
+    );
+    switch2_p4$sb$c_ret$1 c_ret$1(
+        .d(c_ret$1$d),
+        .q(c_ret$1$q),
+        .clock(c_ret$1$clock)
+    );
+    switch2_p4$sb$c_ret$2 c_ret$2(
+        .d(c_ret$2$d),
+        .q(c_ret$2$q),
+        .clock(c_ret$2$clock)
+    );
+    switch2_p4$sb$c_ret$3 c_ret$3(
+        .d(c_ret$3$d),
+        .q(c_ret$3$q),
+        .clock(c_ret$3$clock)
+    );
+    switch2_p4$sb$c_dod$0 c_dod$0(
+        .d(c_dod$0$d),
+        .q(c_dod$0$q),
+        .clock(c_dod$0$clock)
+    );
+    switch2_p4$sb$c_dod$1 c_dod$1(
+        .d(c_dod$1$d),
+        .q(c_dod$1$q),
+        .clock(c_dod$1$clock)
+    );
+    switch2_p4$sb$c_dod$2 c_dod$2(
+        .d(c_dod$2$d),
+        .q(c_dod$2$q),
+        .clock(c_dod$2$clock)
+    );
+    switch2_p4$sb$c_dod$3 c_dod$3(
+        .d(c_dod$3$d),
+        .q(c_dod$3$q),
+        .clock(c_dod$3$clock)
+    );
     switch2_p4$sb$d_ne$0 d_ne$0(
         .d(d_ne$0$d),
         .q(d_ne$0$q),
@@ -61189,6 +61073,26 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .d(w_ret$3$d),
         .q(w_ret$3$q),
         .clock(w_ret$3$clock)
+    );
+    switch2_p4$sb$w_dod$0 w_dod$0(
+        .d(w_dod$0$d),
+        .q(w_dod$0$q),
+        .clock(w_dod$0$clock)
+    );
+    switch2_p4$sb$w_dod$1 w_dod$1(
+        .d(w_dod$1$d),
+        .q(w_dod$1$q),
+        .clock(w_dod$1$clock)
+    );
+    switch2_p4$sb$w_dod$2 w_dod$2(
+        .d(w_dod$2$d),
+        .q(w_dod$2$q),
+        .clock(w_dod$2$clock)
+    );
+    switch2_p4$sb$w_dod$3 w_dod$3(
+        .d(w_dod$3$d),
+        .q(w_dod$3$q),
+        .clock(w_dod$3$clock)
     );
     switch2_p4$sb$w_rb$0 w_rb$0(
         .d(w_rb$0$d),
@@ -64033,6 +63937,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .trim(uv$0$trim),
         .csum(uv$0$csum),
         .ret(uv$0$ret),
+        .dod(uv$0$dod),
         .rb(uv$0$rb),
         .bm(uv$0$bm),
         .bf(uv$0$bf),
@@ -64047,6 +63952,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .trim(uv$1$trim),
         .csum(uv$1$csum),
         .ret(uv$1$ret),
+        .dod(uv$1$dod),
         .rb(uv$1$rb),
         .bm(uv$1$bm),
         .bf(uv$1$bf),
@@ -64061,6 +63967,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .trim(uv$2$trim),
         .csum(uv$2$csum),
         .ret(uv$2$ret),
+        .dod(uv$2$dod),
         .rb(uv$2$rb),
         .bm(uv$2$bm),
         .bf(uv$2$bf),
@@ -64075,6 +63982,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .trim(uv$3$trim),
         .csum(uv$3$csum),
         .ret(uv$3$ret),
+        .dod(uv$3$dod),
         .rb(uv$3$rb),
         .bm(uv$3$bm),
         .bf(uv$3$bf),
@@ -64112,6 +64020,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     switch2_p4$sb$phd$0 phd$0(
         .csum(phd$0$csum),
         .ret(phd$0$ret),
+        .dod(phd$0$dod),
         .rb(phd$0$rb),
         .bm(phd$0$bm),
         .bf(phd$0$bf),
@@ -64122,6 +64031,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     switch2_p4$sb$phd$1 phd$1(
         .csum(phd$1$csum),
         .ret(phd$1$ret),
+        .dod(phd$1$dod),
         .rb(phd$1$rb),
         .bm(phd$1$bm),
         .bf(phd$1$bf),
@@ -64132,6 +64042,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     switch2_p4$sb$phd$2 phd$2(
         .csum(phd$2$csum),
         .ret(phd$2$ret),
+        .dod(phd$2$dod),
         .rb(phd$2$rb),
         .bm(phd$2$bm),
         .bf(phd$2$bf),
@@ -64142,6 +64053,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
     switch2_p4$sb$phd$3 phd$3(
         .csum(phd$3$csum),
         .ret(phd$3$ret),
+        .dod(phd$3$dod),
         .rb(phd$3$rb),
         .bm(phd$3$bm),
         .bf(phd$3$bf),
@@ -64181,6 +64093,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .a(hh$0$a),
         .csum(hh$0$csum),
         .ret(hh$0$ret),
+        .dod(hh$0$dod),
         .rb(hh$0$rb),
         .bm(hh$0$bm),
         .bf(hh$0$bf),
@@ -64191,6 +64104,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .a(hh$1$a),
         .csum(hh$1$csum),
         .ret(hh$1$ret),
+        .dod(hh$1$dod),
         .rb(hh$1$rb),
         .bm(hh$1$bm),
         .bf(hh$1$bf),
@@ -64201,6 +64115,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .a(hh$2$a),
         .csum(hh$2$csum),
         .ret(hh$2$ret),
+        .dod(hh$2$dod),
         .rb(hh$2$rb),
         .bm(hh$2$bm),
         .bf(hh$2$bf),
@@ -64211,6 +64126,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         .a(hh$3$a),
         .csum(hh$3$csum),
         .ret(hh$3$ret),
+        .dod(hh$3$dod),
         .rb(hh$3$rb),
         .bm(hh$3$bm),
         .bf(hh$3$bf),
@@ -64439,6 +64355,18 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         cp_b$0$d = 1'b0;
         c_bad$0$clock = clock;
         c_bad$0$d = c_bad$0$q;
+        cp_t$0$clock = clock;
+        cp_t$0$d = 1'b0;
+        cp_r$0$clock = clock;
+        cp_r$0$d = 1'b0;
+        cp_d$0$clock = clock;
+        cp_d$0$d = 1'b0;
+        c_trm$0$clock = clock;
+        c_trm$0$d = c_trm$0$q;
+        c_ret$0$clock = clock;
+        c_ret$0$d = c_ret$0$q;
+        c_dod$0$clock = clock;
+        c_dod$0$d = c_dod$0$q;
         cp_c$0$clock = clock;
         cp_c$0$d = cp_c$0$q;
         cp_m$0$clock = clock;
@@ -64482,6 +64410,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         w_cs$0$d = w_cs$0$q;
         w_ret$0$clock = clock;
         w_ret$0$d = w_ret$0$q;
+        w_dod$0$clock = clock;
+        w_dod$0$d = w_dod$0$q;
         w_rb$0$clock = clock;
         w_rb$0$d = w_rb$0$q;
         w_pv$0$clock = clock;
@@ -64557,6 +64487,18 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         cp_b$1$d = 1'b0;
         c_bad$1$clock = clock;
         c_bad$1$d = c_bad$1$q;
+        cp_t$1$clock = clock;
+        cp_t$1$d = 1'b0;
+        cp_r$1$clock = clock;
+        cp_r$1$d = 1'b0;
+        cp_d$1$clock = clock;
+        cp_d$1$d = 1'b0;
+        c_trm$1$clock = clock;
+        c_trm$1$d = c_trm$1$q;
+        c_ret$1$clock = clock;
+        c_ret$1$d = c_ret$1$q;
+        c_dod$1$clock = clock;
+        c_dod$1$d = c_dod$1$q;
         cp_c$1$clock = clock;
         cp_c$1$d = cp_c$1$q;
         cp_m$1$clock = clock;
@@ -64600,6 +64542,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         w_cs$1$d = w_cs$1$q;
         w_ret$1$clock = clock;
         w_ret$1$d = w_ret$1$q;
+        w_dod$1$clock = clock;
+        w_dod$1$d = w_dod$1$q;
         w_rb$1$clock = clock;
         w_rb$1$d = w_rb$1$q;
         w_pv$1$clock = clock;
@@ -64675,6 +64619,18 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         cp_b$2$d = 1'b0;
         c_bad$2$clock = clock;
         c_bad$2$d = c_bad$2$q;
+        cp_t$2$clock = clock;
+        cp_t$2$d = 1'b0;
+        cp_r$2$clock = clock;
+        cp_r$2$d = 1'b0;
+        cp_d$2$clock = clock;
+        cp_d$2$d = 1'b0;
+        c_trm$2$clock = clock;
+        c_trm$2$d = c_trm$2$q;
+        c_ret$2$clock = clock;
+        c_ret$2$d = c_ret$2$q;
+        c_dod$2$clock = clock;
+        c_dod$2$d = c_dod$2$q;
         cp_c$2$clock = clock;
         cp_c$2$d = cp_c$2$q;
         cp_m$2$clock = clock;
@@ -64718,6 +64674,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         w_cs$2$d = w_cs$2$q;
         w_ret$2$clock = clock;
         w_ret$2$d = w_ret$2$q;
+        w_dod$2$clock = clock;
+        w_dod$2$d = w_dod$2$q;
         w_rb$2$clock = clock;
         w_rb$2$d = w_rb$2$q;
         w_pv$2$clock = clock;
@@ -64793,6 +64751,18 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         cp_b$3$d = 1'b0;
         c_bad$3$clock = clock;
         c_bad$3$d = c_bad$3$q;
+        cp_t$3$clock = clock;
+        cp_t$3$d = 1'b0;
+        cp_r$3$clock = clock;
+        cp_r$3$d = 1'b0;
+        cp_d$3$clock = clock;
+        cp_d$3$d = 1'b0;
+        c_trm$3$clock = clock;
+        c_trm$3$d = c_trm$3$q;
+        c_ret$3$clock = clock;
+        c_ret$3$d = c_ret$3$q;
+        c_dod$3$clock = clock;
+        c_dod$3$d = c_dod$3$q;
         cp_c$3$clock = clock;
         cp_c$3$d = cp_c$3$q;
         cp_m$3$clock = clock;
@@ -64836,6 +64806,8 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         w_cs$3$d = w_cs$3$q;
         w_ret$3$clock = clock;
         w_ret$3$d = w_ret$3$q;
+        w_dod$3$clock = clock;
+        w_dod$3$d = w_dod$3$q;
         w_rb$3$clock = clock;
         w_rb$3$d = w_rb$3$q;
         w_pv$3$clock = clock;
@@ -65659,6 +65631,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         pc$0$trim = uv$0$trim;
         phd$0$csum = uv$0$csum;
         phd$0$ret = uv$0$ret;
+        phd$0$dod = uv$0$dod;
         phd$0$rb = uv$0$rb;
         phd$0$bm = uv$0$bm;
         phd$0$bf = uv$0$bf;
@@ -65701,6 +65674,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             w_fe$0$d = hv$0$empty;
             w_cs$0$d = hh$0$csum;
             w_ret$0$d = hh$0$ret;
+            w_dod$0$d = hh$0$dod;
             w_rb$0$d = hh$0$rb;
             w_bm$0$d = hh$0$bm;
             w_bf$0$d = hh$0$bf;
@@ -65731,11 +65705,15 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         l_frc$0 = w_fr$0$q;
         l_fec$0 = w_fe$0$q;
         l_trm$0 = w_trim$0$q;
+        l_ret$0 = w_ret$0$q;
+        l_dod$0 = w_dod$0$q;
         l_fl$0 = w_fr$0$q == k1_9;
         if (l_take$0) begin
             l_frc$0 = hv$0$words;
             l_fec$0 = hv$0$empty;
             l_trm$0 = hv$0$trim;
+            l_ret$0 = hh$0$ret;
+            l_dod$0 = hh$0$dod;
             l_fl$0 = hv$0$words == k1_9;
         end
         l_wb$0 = hw$0$ovr | ~l_fl$0 | (hw$0$empty != l_fec$0);
@@ -65871,6 +65849,21 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             c_bad$0$d = c_bad$0$q + k1_32;
         end
         inp$0$bad = c_bad$0$q;
+        cp_t$0$d = l_cq$0 & ~l_cpb$0 & l_trm$0;
+        cp_r$0$d = l_cq$0 & ~l_cpb$0 & l_trm$0 & l_ret$0;
+        cp_d$0$d = l_cq$0 & ~l_cpb$0 & l_trm$0 & l_dod$0;
+        if (cp_t$0$q) begin
+            c_trm$0$d = c_trm$0$q + k1_32;
+        end
+        if (cp_r$0$q) begin
+            c_ret$0$d = c_ret$0$q + k1_32;
+        end
+        if (cp_d$0$q) begin
+            c_dod$0$d = c_dod$0$q + k1_32;
+        end
+        inp$0$trimmed = c_trm$0$q;
+        inp$0$returned = c_ret$0$q;
+        inp$0$deflected = c_dod$0$q;
         cp_c$0$d = l_heff$0;
         cp_m$0$d = pk_m$0$y;
         cq_cell$0$push = cp_v$0$q;
@@ -65996,6 +65989,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         pc$1$trim = uv$1$trim;
         phd$1$csum = uv$1$csum;
         phd$1$ret = uv$1$ret;
+        phd$1$dod = uv$1$dod;
         phd$1$rb = uv$1$rb;
         phd$1$bm = uv$1$bm;
         phd$1$bf = uv$1$bf;
@@ -66038,6 +66032,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             w_fe$1$d = hv$1$empty;
             w_cs$1$d = hh$1$csum;
             w_ret$1$d = hh$1$ret;
+            w_dod$1$d = hh$1$dod;
             w_rb$1$d = hh$1$rb;
             w_bm$1$d = hh$1$bm;
             w_bf$1$d = hh$1$bf;
@@ -66068,11 +66063,15 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         l_frc$1 = w_fr$1$q;
         l_fec$1 = w_fe$1$q;
         l_trm$1 = w_trim$1$q;
+        l_ret$1 = w_ret$1$q;
+        l_dod$1 = w_dod$1$q;
         l_fl$1 = w_fr$1$q == k1_9;
         if (l_take$1) begin
             l_frc$1 = hv$1$words;
             l_fec$1 = hv$1$empty;
             l_trm$1 = hv$1$trim;
+            l_ret$1 = hh$1$ret;
+            l_dod$1 = hh$1$dod;
             l_fl$1 = hv$1$words == k1_9;
         end
         l_wb$1 = hw$1$ovr | ~l_fl$1 | (hw$1$empty != l_fec$1);
@@ -66208,6 +66207,21 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             c_bad$1$d = c_bad$1$q + k1_32;
         end
         inp$1$bad = c_bad$1$q;
+        cp_t$1$d = l_cq$1 & ~l_cpb$1 & l_trm$1;
+        cp_r$1$d = l_cq$1 & ~l_cpb$1 & l_trm$1 & l_ret$1;
+        cp_d$1$d = l_cq$1 & ~l_cpb$1 & l_trm$1 & l_dod$1;
+        if (cp_t$1$q) begin
+            c_trm$1$d = c_trm$1$q + k1_32;
+        end
+        if (cp_r$1$q) begin
+            c_ret$1$d = c_ret$1$q + k1_32;
+        end
+        if (cp_d$1$q) begin
+            c_dod$1$d = c_dod$1$q + k1_32;
+        end
+        inp$1$trimmed = c_trm$1$q;
+        inp$1$returned = c_ret$1$q;
+        inp$1$deflected = c_dod$1$q;
         cp_c$1$d = l_heff$1;
         cp_m$1$d = pk_m$1$y;
         cq_cell$1$push = cp_v$1$q;
@@ -66333,6 +66347,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         pc$2$trim = uv$2$trim;
         phd$2$csum = uv$2$csum;
         phd$2$ret = uv$2$ret;
+        phd$2$dod = uv$2$dod;
         phd$2$rb = uv$2$rb;
         phd$2$bm = uv$2$bm;
         phd$2$bf = uv$2$bf;
@@ -66375,6 +66390,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             w_fe$2$d = hv$2$empty;
             w_cs$2$d = hh$2$csum;
             w_ret$2$d = hh$2$ret;
+            w_dod$2$d = hh$2$dod;
             w_rb$2$d = hh$2$rb;
             w_bm$2$d = hh$2$bm;
             w_bf$2$d = hh$2$bf;
@@ -66405,11 +66421,15 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         l_frc$2 = w_fr$2$q;
         l_fec$2 = w_fe$2$q;
         l_trm$2 = w_trim$2$q;
+        l_ret$2 = w_ret$2$q;
+        l_dod$2 = w_dod$2$q;
         l_fl$2 = w_fr$2$q == k1_9;
         if (l_take$2) begin
             l_frc$2 = hv$2$words;
             l_fec$2 = hv$2$empty;
             l_trm$2 = hv$2$trim;
+            l_ret$2 = hh$2$ret;
+            l_dod$2 = hh$2$dod;
             l_fl$2 = hv$2$words == k1_9;
         end
         l_wb$2 = hw$2$ovr | ~l_fl$2 | (hw$2$empty != l_fec$2);
@@ -66545,6 +66565,21 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             c_bad$2$d = c_bad$2$q + k1_32;
         end
         inp$2$bad = c_bad$2$q;
+        cp_t$2$d = l_cq$2 & ~l_cpb$2 & l_trm$2;
+        cp_r$2$d = l_cq$2 & ~l_cpb$2 & l_trm$2 & l_ret$2;
+        cp_d$2$d = l_cq$2 & ~l_cpb$2 & l_trm$2 & l_dod$2;
+        if (cp_t$2$q) begin
+            c_trm$2$d = c_trm$2$q + k1_32;
+        end
+        if (cp_r$2$q) begin
+            c_ret$2$d = c_ret$2$q + k1_32;
+        end
+        if (cp_d$2$q) begin
+            c_dod$2$d = c_dod$2$q + k1_32;
+        end
+        inp$2$trimmed = c_trm$2$q;
+        inp$2$returned = c_ret$2$q;
+        inp$2$deflected = c_dod$2$q;
         cp_c$2$d = l_heff$2;
         cp_m$2$d = pk_m$2$y;
         cq_cell$2$push = cp_v$2$q;
@@ -66670,6 +66705,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         pc$3$trim = uv$3$trim;
         phd$3$csum = uv$3$csum;
         phd$3$ret = uv$3$ret;
+        phd$3$dod = uv$3$dod;
         phd$3$rb = uv$3$rb;
         phd$3$bm = uv$3$bm;
         phd$3$bf = uv$3$bf;
@@ -66712,6 +66748,7 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             w_fe$3$d = hv$3$empty;
             w_cs$3$d = hh$3$csum;
             w_ret$3$d = hh$3$ret;
+            w_dod$3$d = hh$3$dod;
             w_rb$3$d = hh$3$rb;
             w_bm$3$d = hh$3$bm;
             w_bf$3$d = hh$3$bf;
@@ -66742,11 +66779,15 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
         l_frc$3 = w_fr$3$q;
         l_fec$3 = w_fe$3$q;
         l_trm$3 = w_trim$3$q;
+        l_ret$3 = w_ret$3$q;
+        l_dod$3 = w_dod$3$q;
         l_fl$3 = w_fr$3$q == k1_9;
         if (l_take$3) begin
             l_frc$3 = hv$3$words;
             l_fec$3 = hv$3$empty;
             l_trm$3 = hv$3$trim;
+            l_ret$3 = hh$3$ret;
+            l_dod$3 = hh$3$dod;
             l_fl$3 = hv$3$words == k1_9;
         end
         l_wb$3 = hw$3$ovr | ~l_fl$3 | (hw$3$empty != l_fec$3);
@@ -66882,6 +66923,21 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             c_bad$3$d = c_bad$3$q + k1_32;
         end
         inp$3$bad = c_bad$3$q;
+        cp_t$3$d = l_cq$3 & ~l_cpb$3 & l_trm$3;
+        cp_r$3$d = l_cq$3 & ~l_cpb$3 & l_trm$3 & l_ret$3;
+        cp_d$3$d = l_cq$3 & ~l_cpb$3 & l_trm$3 & l_dod$3;
+        if (cp_t$3$q) begin
+            c_trm$3$d = c_trm$3$q + k1_32;
+        end
+        if (cp_r$3$q) begin
+            c_ret$3$d = c_ret$3$q + k1_32;
+        end
+        if (cp_d$3$q) begin
+            c_dod$3$d = c_dod$3$q + k1_32;
+        end
+        inp$3$trimmed = c_trm$3$q;
+        inp$3$returned = c_ret$3$q;
+        inp$3$deflected = c_dod$3$q;
         cp_c$3$d = l_heff$3;
         cp_m$3$d = pk_m$3$y;
         cq_cell$3$push = cp_v$3$q;
@@ -68818,6 +68874,12 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             cp_v$0$d = 1'b0;
             cp_b$0$d = 1'b0;
             c_bad$0$d = k0_32;
+            cp_t$0$d = 1'b0;
+            cp_r$0$d = 1'b0;
+            cp_d$0$d = 1'b0;
+            c_trm$0$d = k0_32;
+            c_ret$0$d = k0_32;
+            c_dod$0$d = k0_32;
             d_ne$0$d = 1'b0;
             d_av$0$d = 1'b0;
             wr_en$0$d = 1'b0;
@@ -68844,6 +68906,12 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             cp_v$1$d = 1'b0;
             cp_b$1$d = 1'b0;
             c_bad$1$d = k0_32;
+            cp_t$1$d = 1'b0;
+            cp_r$1$d = 1'b0;
+            cp_d$1$d = 1'b0;
+            c_trm$1$d = k0_32;
+            c_ret$1$d = k0_32;
+            c_dod$1$d = k0_32;
             d_ne$1$d = 1'b0;
             d_av$1$d = 1'b0;
             wr_en$1$d = 1'b0;
@@ -68870,6 +68938,12 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             cp_v$2$d = 1'b0;
             cp_b$2$d = 1'b0;
             c_bad$2$d = k0_32;
+            cp_t$2$d = 1'b0;
+            cp_r$2$d = 1'b0;
+            cp_d$2$d = 1'b0;
+            c_trm$2$d = k0_32;
+            c_ret$2$d = k0_32;
+            c_dod$2$d = k0_32;
             d_ne$2$d = 1'b0;
             d_av$2$d = 1'b0;
             wr_en$2$d = 1'b0;
@@ -68896,6 +68970,12 @@ module switch2_p4$sb(clock,reset,inp$0$valid,inp$0$data,inp$0$last,inp$0$empty,i
             cp_v$3$d = 1'b0;
             cp_b$3$d = 1'b0;
             c_bad$3$d = k0_32;
+            cp_t$3$d = 1'b0;
+            cp_r$3$d = 1'b0;
+            cp_d$3$d = 1'b0;
+            c_trm$3$d = k0_32;
+            c_ret$3$d = k0_32;
+            c_dod$3$d = k0_32;
             d_ne$3$d = 1'b0;
             d_av$3$d = 1'b0;
             wr_en$3$d = 1'b0;
@@ -69476,6 +69556,82 @@ module switch2_p4$sb$c_bad$3(d,q,clock);
 endmodule // switch2_p4$sb$c_bad$3
 
 
+module switch2_p4$sb$c_dod$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$c_dod$0
+
+
+module switch2_p4$sb$c_dod$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$c_dod$1
+
+
+module switch2_p4$sb$c_dod$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$c_dod$2
+
+
+module switch2_p4$sb$c_dod$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$c_dod$3
+
+
 module switch2_p4$sb$c_free(d,q,clock);
     
     // Module arguments
@@ -69569,6 +69725,82 @@ module switch2_p4$sb$c_ovr$3(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$c_ovr$3
+
+
+module switch2_p4$sb$c_ret$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$c_ret$0
+
+
+module switch2_p4$sb$c_ret$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$c_ret$1
+
+
+module switch2_p4$sb$c_ret$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$c_ret$2
+
+
+module switch2_p4$sb$c_ret$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$c_ret$3
 
 
 module switch2_p4$sb$c_sdrop$0(d,q,clock);
@@ -69721,6 +69953,82 @@ module switch2_p4$sb$c_src$3(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$c_src$3
+
+
+module switch2_p4$sb$c_trm$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$c_trm$0
+
+
+module switch2_p4$sb$c_trm$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$c_trm$1
+
+
+module switch2_p4$sb$c_trm$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$c_trm$2
+
+
+module switch2_p4$sb$c_trm$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$c_trm$3
 
 
 module switch2_p4$sb$c_tx$0(d,q,clock);
@@ -69951,6 +70259,82 @@ module switch2_p4$sb$cp_c$3(d,q,clock);
 endmodule // switch2_p4$sb$cp_c$3
 
 
+module switch2_p4$sb$cp_d$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$cp_d$0
+
+
+module switch2_p4$sb$cp_d$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$cp_d$1
+
+
+module switch2_p4$sb$cp_d$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$cp_d$2
+
+
+module switch2_p4$sb$cp_d$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$cp_d$3
+
+
 module switch2_p4$sb$cp_m$0(d,q,clock);
     
     // Module arguments
@@ -70025,6 +70409,158 @@ module switch2_p4$sb$cp_m$3(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$cp_m$3
+
+
+module switch2_p4$sb$cp_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$cp_r$0
+
+
+module switch2_p4$sb$cp_r$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$cp_r$1
+
+
+module switch2_p4$sb$cp_r$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$cp_r$2
+
+
+module switch2_p4$sb$cp_r$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$cp_r$3
+
+
+module switch2_p4$sb$cp_t$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$cp_t$0
+
+
+module switch2_p4$sb$cp_t$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$cp_t$1
+
+
+module switch2_p4$sb$cp_t$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$cp_t$2
+
+
+module switch2_p4$sb$cp_t$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$cp_t$3
 
 
 module switch2_p4$sb$cp_v$0(d,q,clock);
@@ -77607,12 +78143,13 @@ module switch2_p4$sb$g_w$3(d,q,clock);
 endmodule // switch2_p4$sb$g_w$3
 
 
-module switch2_p4$sb$hh$0(a,csum,ret,rb,bm,bf,src,q);
+module switch2_p4$sb$hh$0(a,csum,ret,dod,rb,bm,bf,src,q);
     
     // Module arguments
-    input wire  [98:0] a;
+    input wire  [99:0] a;
     output reg  [15:0] csum;
     output reg  ret;
+    output reg  dod;
     output reg  [47:0] rb;
     output reg  bm;
     output reg  [7:0] bf;
@@ -77623,22 +78160,24 @@ module switch2_p4$sb$hh$0(a,csum,ret,rb,bm,bf,src,q);
     always @(*) begin
         csum = a[0+:16];
         ret = a[16+:1];
-        rb = a[17+:48];
-        bm = a[65+:1];
-        bf = a[66+:8];
-        src = a[74+:1];
-        q = a[75+:24];
+        dod = a[17+:1];
+        rb = a[18+:48];
+        bm = a[66+:1];
+        bf = a[67+:8];
+        src = a[75+:1];
+        q = a[76+:24];
     end
     
 endmodule // switch2_p4$sb$hh$0
 
 
-module switch2_p4$sb$hh$1(a,csum,ret,rb,bm,bf,src,q);
+module switch2_p4$sb$hh$1(a,csum,ret,dod,rb,bm,bf,src,q);
     
     // Module arguments
-    input wire  [98:0] a;
+    input wire  [99:0] a;
     output reg  [15:0] csum;
     output reg  ret;
+    output reg  dod;
     output reg  [47:0] rb;
     output reg  bm;
     output reg  [7:0] bf;
@@ -77649,22 +78188,24 @@ module switch2_p4$sb$hh$1(a,csum,ret,rb,bm,bf,src,q);
     always @(*) begin
         csum = a[0+:16];
         ret = a[16+:1];
-        rb = a[17+:48];
-        bm = a[65+:1];
-        bf = a[66+:8];
-        src = a[74+:1];
-        q = a[75+:24];
+        dod = a[17+:1];
+        rb = a[18+:48];
+        bm = a[66+:1];
+        bf = a[67+:8];
+        src = a[75+:1];
+        q = a[76+:24];
     end
     
 endmodule // switch2_p4$sb$hh$1
 
 
-module switch2_p4$sb$hh$2(a,csum,ret,rb,bm,bf,src,q);
+module switch2_p4$sb$hh$2(a,csum,ret,dod,rb,bm,bf,src,q);
     
     // Module arguments
-    input wire  [98:0] a;
+    input wire  [99:0] a;
     output reg  [15:0] csum;
     output reg  ret;
+    output reg  dod;
     output reg  [47:0] rb;
     output reg  bm;
     output reg  [7:0] bf;
@@ -77675,22 +78216,24 @@ module switch2_p4$sb$hh$2(a,csum,ret,rb,bm,bf,src,q);
     always @(*) begin
         csum = a[0+:16];
         ret = a[16+:1];
-        rb = a[17+:48];
-        bm = a[65+:1];
-        bf = a[66+:8];
-        src = a[74+:1];
-        q = a[75+:24];
+        dod = a[17+:1];
+        rb = a[18+:48];
+        bm = a[66+:1];
+        bf = a[67+:8];
+        src = a[75+:1];
+        q = a[76+:24];
     end
     
 endmodule // switch2_p4$sb$hh$2
 
 
-module switch2_p4$sb$hh$3(a,csum,ret,rb,bm,bf,src,q);
+module switch2_p4$sb$hh$3(a,csum,ret,dod,rb,bm,bf,src,q);
     
     // Module arguments
-    input wire  [98:0] a;
+    input wire  [99:0] a;
     output reg  [15:0] csum;
     output reg  ret;
+    output reg  dod;
     output reg  [47:0] rb;
     output reg  bm;
     output reg  [7:0] bf;
@@ -77701,11 +78244,12 @@ module switch2_p4$sb$hh$3(a,csum,ret,rb,bm,bf,src,q);
     always @(*) begin
         csum = a[0+:16];
         ret = a[16+:1];
-        rb = a[17+:48];
-        bm = a[65+:1];
-        bf = a[66+:8];
-        src = a[74+:1];
-        q = a[75+:24];
+        dod = a[17+:1];
+        rb = a[18+:48];
+        bm = a[66+:1];
+        bf = a[67+:8];
+        src = a[75+:1];
+        q = a[76+:24];
     end
     
 endmodule // switch2_p4$sb$hh$3
@@ -79730,105 +80274,113 @@ module switch2_p4$sb$ph(d,q,clock);
 endmodule // switch2_p4$sb$ph
 
 
-module switch2_p4$sb$phd$0(csum,ret,rb,bm,bf,src,q,y);
+module switch2_p4$sb$phd$0(csum,ret,dod,rb,bm,bf,src,q,y);
     
     // Module arguments
     input wire  [15:0] csum;
     input wire  ret;
+    input wire  dod;
     input wire  [47:0] rb;
     input wire  bm;
     input wire  [7:0] bf;
     input wire  src;
     input wire  [23:0] q;
-    output reg  [98:0] y;
+    output reg  [99:0] y;
     
     // Update code
     always @(*) begin
         y[0+:16] = csum;
         y[16+:1] = ret;
-        y[17+:48] = rb;
-        y[65+:1] = bm;
-        y[66+:8] = bf;
-        y[74+:1] = src;
-        y[75+:24] = q;
+        y[17+:1] = dod;
+        y[18+:48] = rb;
+        y[66+:1] = bm;
+        y[67+:8] = bf;
+        y[75+:1] = src;
+        y[76+:24] = q;
     end
     
 endmodule // switch2_p4$sb$phd$0
 
 
-module switch2_p4$sb$phd$1(csum,ret,rb,bm,bf,src,q,y);
+module switch2_p4$sb$phd$1(csum,ret,dod,rb,bm,bf,src,q,y);
     
     // Module arguments
     input wire  [15:0] csum;
     input wire  ret;
+    input wire  dod;
     input wire  [47:0] rb;
     input wire  bm;
     input wire  [7:0] bf;
     input wire  src;
     input wire  [23:0] q;
-    output reg  [98:0] y;
+    output reg  [99:0] y;
     
     // Update code
     always @(*) begin
         y[0+:16] = csum;
         y[16+:1] = ret;
-        y[17+:48] = rb;
-        y[65+:1] = bm;
-        y[66+:8] = bf;
-        y[74+:1] = src;
-        y[75+:24] = q;
+        y[17+:1] = dod;
+        y[18+:48] = rb;
+        y[66+:1] = bm;
+        y[67+:8] = bf;
+        y[75+:1] = src;
+        y[76+:24] = q;
     end
     
 endmodule // switch2_p4$sb$phd$1
 
 
-module switch2_p4$sb$phd$2(csum,ret,rb,bm,bf,src,q,y);
+module switch2_p4$sb$phd$2(csum,ret,dod,rb,bm,bf,src,q,y);
     
     // Module arguments
     input wire  [15:0] csum;
     input wire  ret;
+    input wire  dod;
     input wire  [47:0] rb;
     input wire  bm;
     input wire  [7:0] bf;
     input wire  src;
     input wire  [23:0] q;
-    output reg  [98:0] y;
+    output reg  [99:0] y;
     
     // Update code
     always @(*) begin
         y[0+:16] = csum;
         y[16+:1] = ret;
-        y[17+:48] = rb;
-        y[65+:1] = bm;
-        y[66+:8] = bf;
-        y[74+:1] = src;
-        y[75+:24] = q;
+        y[17+:1] = dod;
+        y[18+:48] = rb;
+        y[66+:1] = bm;
+        y[67+:8] = bf;
+        y[75+:1] = src;
+        y[76+:24] = q;
     end
     
 endmodule // switch2_p4$sb$phd$2
 
 
-module switch2_p4$sb$phd$3(csum,ret,rb,bm,bf,src,q,y);
+module switch2_p4$sb$phd$3(csum,ret,dod,rb,bm,bf,src,q,y);
     
     // Module arguments
     input wire  [15:0] csum;
     input wire  ret;
+    input wire  dod;
     input wire  [47:0] rb;
     input wire  bm;
     input wire  [7:0] bf;
     input wire  src;
     input wire  [23:0] q;
-    output reg  [98:0] y;
+    output reg  [99:0] y;
     
     // Update code
     always @(*) begin
         y[0+:16] = csum;
         y[16+:1] = ret;
-        y[17+:48] = rb;
-        y[65+:1] = bm;
-        y[66+:8] = bf;
-        y[74+:1] = src;
-        y[75+:24] = q;
+        y[17+:1] = dod;
+        y[18+:48] = rb;
+        y[66+:1] = bm;
+        y[67+:8] = bf;
+        y[75+:1] = src;
+        y[76+:24] = q;
     end
     
 endmodule // switch2_p4$sb$phd$3
@@ -86862,16 +87414,17 @@ module switch2_p4$sb$t_valid$3(d,q,clock);
 endmodule // switch2_p4$sb$t_valid$3
 
 
-module switch2_p4$sb$uv$0(a,admit,words,empty,trim,csum,ret,rb,bm,bf,src,q);
+module switch2_p4$sb$uv$0(a,admit,words,empty,trim,csum,ret,dod,rb,bm,bf,src,q);
     
     // Module arguments
-    input wire  [112:0] a;
+    input wire  [113:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
     output reg  ret;
+    output reg  dod;
     output reg  [47:0] rb;
     output reg  bm;
     output reg  [7:0] bf;
@@ -86886,26 +87439,28 @@ module switch2_p4$sb$uv$0(a,admit,words,empty,trim,csum,ret,rb,bm,bf,src,q);
         trim = a[13+:1];
         csum = a[14+:16];
         ret = a[30+:1];
-        rb = a[31+:48];
-        bm = a[79+:1];
-        bf = a[80+:8];
-        src = a[88+:1];
-        q = a[89+:24];
+        dod = a[31+:1];
+        rb = a[32+:48];
+        bm = a[80+:1];
+        bf = a[81+:8];
+        src = a[89+:1];
+        q = a[90+:24];
     end
     
 endmodule // switch2_p4$sb$uv$0
 
 
-module switch2_p4$sb$uv$1(a,admit,words,empty,trim,csum,ret,rb,bm,bf,src,q);
+module switch2_p4$sb$uv$1(a,admit,words,empty,trim,csum,ret,dod,rb,bm,bf,src,q);
     
     // Module arguments
-    input wire  [112:0] a;
+    input wire  [113:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
     output reg  ret;
+    output reg  dod;
     output reg  [47:0] rb;
     output reg  bm;
     output reg  [7:0] bf;
@@ -86920,26 +87475,28 @@ module switch2_p4$sb$uv$1(a,admit,words,empty,trim,csum,ret,rb,bm,bf,src,q);
         trim = a[13+:1];
         csum = a[14+:16];
         ret = a[30+:1];
-        rb = a[31+:48];
-        bm = a[79+:1];
-        bf = a[80+:8];
-        src = a[88+:1];
-        q = a[89+:24];
+        dod = a[31+:1];
+        rb = a[32+:48];
+        bm = a[80+:1];
+        bf = a[81+:8];
+        src = a[89+:1];
+        q = a[90+:24];
     end
     
 endmodule // switch2_p4$sb$uv$1
 
 
-module switch2_p4$sb$uv$2(a,admit,words,empty,trim,csum,ret,rb,bm,bf,src,q);
+module switch2_p4$sb$uv$2(a,admit,words,empty,trim,csum,ret,dod,rb,bm,bf,src,q);
     
     // Module arguments
-    input wire  [112:0] a;
+    input wire  [113:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
     output reg  ret;
+    output reg  dod;
     output reg  [47:0] rb;
     output reg  bm;
     output reg  [7:0] bf;
@@ -86954,26 +87511,28 @@ module switch2_p4$sb$uv$2(a,admit,words,empty,trim,csum,ret,rb,bm,bf,src,q);
         trim = a[13+:1];
         csum = a[14+:16];
         ret = a[30+:1];
-        rb = a[31+:48];
-        bm = a[79+:1];
-        bf = a[80+:8];
-        src = a[88+:1];
-        q = a[89+:24];
+        dod = a[31+:1];
+        rb = a[32+:48];
+        bm = a[80+:1];
+        bf = a[81+:8];
+        src = a[89+:1];
+        q = a[90+:24];
     end
     
 endmodule // switch2_p4$sb$uv$2
 
 
-module switch2_p4$sb$uv$3(a,admit,words,empty,trim,csum,ret,rb,bm,bf,src,q);
+module switch2_p4$sb$uv$3(a,admit,words,empty,trim,csum,ret,dod,rb,bm,bf,src,q);
     
     // Module arguments
-    input wire  [112:0] a;
+    input wire  [113:0] a;
     output reg  admit;
     output reg  [8:0] words;
     output reg  [2:0] empty;
     output reg  trim;
     output reg  [15:0] csum;
     output reg  ret;
+    output reg  dod;
     output reg  [47:0] rb;
     output reg  bm;
     output reg  [7:0] bf;
@@ -86988,11 +87547,12 @@ module switch2_p4$sb$uv$3(a,admit,words,empty,trim,csum,ret,rb,bm,bf,src,q);
         trim = a[13+:1];
         csum = a[14+:16];
         ret = a[30+:1];
-        rb = a[31+:48];
-        bm = a[79+:1];
-        bf = a[80+:8];
-        src = a[88+:1];
-        q = a[89+:24];
+        dod = a[31+:1];
+        rb = a[32+:48];
+        bm = a[80+:1];
+        bf = a[81+:8];
+        src = a[89+:1];
+        q = a[90+:24];
     end
     
 endmodule // switch2_p4$sb$uv$3
@@ -87004,9 +87564,9 @@ module switch2_p4$sb$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [98:0] push_data;
+    input wire  [99:0] push_data;
     input wire  pop;
-    output reg  [98:0] head;
+    output reg  [99:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -87019,13 +87579,13 @@ module switch2_p4$sb$vh$0(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  rest$clock;
     reg  rest$reset;
     reg  rest$push;
-    reg  [98:0] rest$push_data;
+    reg  [99:0] rest$push_data;
     reg  rest$pop;
-    wire  [98:0] rest$head;
+    wire  [99:0] rest$head;
     wire  rest$nonempty;
     wire  [6:0] rest$count;
-    reg  [98:0] h$d;
-    wire  [98:0] h$q;
+    reg  [99:0] h$d;
+    wire  [99:0] h$q;
     reg  h$clock;
     reg  hv$d;
     wire  hv$q;
@@ -87129,13 +87689,13 @@ endmodule // switch2_p4$sb$vh$0$cnt
 module switch2_p4$sb$vh$0$h(d,q,clock);
     
     // Module arguments
-    input wire  [98:0] d;
-    output reg  [98:0] q;
+    input wire  [99:0] d;
+    output reg  [99:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 99'h0;
+       q = 100'h0;
     end
     
     always @(posedge clock) begin
@@ -87170,9 +87730,9 @@ module switch2_p4$sb$vh$0$rest(clock,reset,push,push_data,pop,head,nonempty,coun
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [98:0] push_data;
+    input wire  [99:0] push_data;
     input wire  pop;
-    output reg  [98:0] head;
+    output reg  [99:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -87186,10 +87746,10 @@ module switch2_p4$sb$vh$0$rest(clock,reset,push,push_data,pop,head,nonempty,coun
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [98:0] store$read_data;
+    wire  [99:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [98:0] store$write_data;
+    reg  [99:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -87203,8 +87763,8 @@ module switch2_p4$sb$vh$0$rest(clock,reset,push,push_data,pop,head,nonempty,coun
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [98:0] bypass_data$d;
-    wire  [98:0] bypass_data$q;
+    reg  [99:0] bypass_data$d;
+    wire  [99:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -87306,13 +87866,13 @@ endmodule // switch2_p4$sb$vh$0$rest
 module switch2_p4$sb$vh$0$rest$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [98:0] d;
-    output reg  [98:0] q;
+    input wire  [99:0] d;
+    output reg  [99:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 99'h0;
+       q = 100'h0;
     end
     
     always @(posedge clock) begin
@@ -87384,14 +87944,14 @@ module switch2_p4$sb$vh$0$rest$store(read_address,read_clock,read_data,write_add
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [98:0] read_data;
+    output reg  [99:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [98:0] write_data;
+    input wire  [99:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[98:0] mem[63:0];
+    reg[99:0] mem[63:0];
     
     
     
@@ -87433,9 +87993,9 @@ module switch2_p4$sb$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [98:0] push_data;
+    input wire  [99:0] push_data;
     input wire  pop;
-    output reg  [98:0] head;
+    output reg  [99:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -87448,13 +88008,13 @@ module switch2_p4$sb$vh$1(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  rest$clock;
     reg  rest$reset;
     reg  rest$push;
-    reg  [98:0] rest$push_data;
+    reg  [99:0] rest$push_data;
     reg  rest$pop;
-    wire  [98:0] rest$head;
+    wire  [99:0] rest$head;
     wire  rest$nonempty;
     wire  [6:0] rest$count;
-    reg  [98:0] h$d;
-    wire  [98:0] h$q;
+    reg  [99:0] h$d;
+    wire  [99:0] h$q;
     reg  h$clock;
     reg  hv$d;
     wire  hv$q;
@@ -87558,13 +88118,13 @@ endmodule // switch2_p4$sb$vh$1$cnt
 module switch2_p4$sb$vh$1$h(d,q,clock);
     
     // Module arguments
-    input wire  [98:0] d;
-    output reg  [98:0] q;
+    input wire  [99:0] d;
+    output reg  [99:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 99'h0;
+       q = 100'h0;
     end
     
     always @(posedge clock) begin
@@ -87599,9 +88159,9 @@ module switch2_p4$sb$vh$1$rest(clock,reset,push,push_data,pop,head,nonempty,coun
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [98:0] push_data;
+    input wire  [99:0] push_data;
     input wire  pop;
-    output reg  [98:0] head;
+    output reg  [99:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -87615,10 +88175,10 @@ module switch2_p4$sb$vh$1$rest(clock,reset,push,push_data,pop,head,nonempty,coun
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [98:0] store$read_data;
+    wire  [99:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [98:0] store$write_data;
+    reg  [99:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -87632,8 +88192,8 @@ module switch2_p4$sb$vh$1$rest(clock,reset,push,push_data,pop,head,nonempty,coun
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [98:0] bypass_data$d;
-    wire  [98:0] bypass_data$q;
+    reg  [99:0] bypass_data$d;
+    wire  [99:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -87735,13 +88295,13 @@ endmodule // switch2_p4$sb$vh$1$rest
 module switch2_p4$sb$vh$1$rest$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [98:0] d;
-    output reg  [98:0] q;
+    input wire  [99:0] d;
+    output reg  [99:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 99'h0;
+       q = 100'h0;
     end
     
     always @(posedge clock) begin
@@ -87813,14 +88373,14 @@ module switch2_p4$sb$vh$1$rest$store(read_address,read_clock,read_data,write_add
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [98:0] read_data;
+    output reg  [99:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [98:0] write_data;
+    input wire  [99:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[98:0] mem[63:0];
+    reg[99:0] mem[63:0];
     
     
     
@@ -87862,9 +88422,9 @@ module switch2_p4$sb$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [98:0] push_data;
+    input wire  [99:0] push_data;
     input wire  pop;
-    output reg  [98:0] head;
+    output reg  [99:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -87877,13 +88437,13 @@ module switch2_p4$sb$vh$2(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  rest$clock;
     reg  rest$reset;
     reg  rest$push;
-    reg  [98:0] rest$push_data;
+    reg  [99:0] rest$push_data;
     reg  rest$pop;
-    wire  [98:0] rest$head;
+    wire  [99:0] rest$head;
     wire  rest$nonempty;
     wire  [6:0] rest$count;
-    reg  [98:0] h$d;
-    wire  [98:0] h$q;
+    reg  [99:0] h$d;
+    wire  [99:0] h$q;
     reg  h$clock;
     reg  hv$d;
     wire  hv$q;
@@ -87987,13 +88547,13 @@ endmodule // switch2_p4$sb$vh$2$cnt
 module switch2_p4$sb$vh$2$h(d,q,clock);
     
     // Module arguments
-    input wire  [98:0] d;
-    output reg  [98:0] q;
+    input wire  [99:0] d;
+    output reg  [99:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 99'h0;
+       q = 100'h0;
     end
     
     always @(posedge clock) begin
@@ -88028,9 +88588,9 @@ module switch2_p4$sb$vh$2$rest(clock,reset,push,push_data,pop,head,nonempty,coun
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [98:0] push_data;
+    input wire  [99:0] push_data;
     input wire  pop;
-    output reg  [98:0] head;
+    output reg  [99:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -88044,10 +88604,10 @@ module switch2_p4$sb$vh$2$rest(clock,reset,push,push_data,pop,head,nonempty,coun
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [98:0] store$read_data;
+    wire  [99:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [98:0] store$write_data;
+    reg  [99:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -88061,8 +88621,8 @@ module switch2_p4$sb$vh$2$rest(clock,reset,push,push_data,pop,head,nonempty,coun
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [98:0] bypass_data$d;
-    wire  [98:0] bypass_data$q;
+    reg  [99:0] bypass_data$d;
+    wire  [99:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -88164,13 +88724,13 @@ endmodule // switch2_p4$sb$vh$2$rest
 module switch2_p4$sb$vh$2$rest$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [98:0] d;
-    output reg  [98:0] q;
+    input wire  [99:0] d;
+    output reg  [99:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 99'h0;
+       q = 100'h0;
     end
     
     always @(posedge clock) begin
@@ -88242,14 +88802,14 @@ module switch2_p4$sb$vh$2$rest$store(read_address,read_clock,read_data,write_add
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [98:0] read_data;
+    output reg  [99:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [98:0] write_data;
+    input wire  [99:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[98:0] mem[63:0];
+    reg[99:0] mem[63:0];
     
     
     
@@ -88291,9 +88851,9 @@ module switch2_p4$sb$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [98:0] push_data;
+    input wire  [99:0] push_data;
     input wire  pop;
-    output reg  [98:0] head;
+    output reg  [99:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -88306,13 +88866,13 @@ module switch2_p4$sb$vh$3(clock,reset,push,push_data,pop,head,nonempty,count);
     reg  rest$clock;
     reg  rest$reset;
     reg  rest$push;
-    reg  [98:0] rest$push_data;
+    reg  [99:0] rest$push_data;
     reg  rest$pop;
-    wire  [98:0] rest$head;
+    wire  [99:0] rest$head;
     wire  rest$nonempty;
     wire  [6:0] rest$count;
-    reg  [98:0] h$d;
-    wire  [98:0] h$q;
+    reg  [99:0] h$d;
+    wire  [99:0] h$q;
     reg  h$clock;
     reg  hv$d;
     wire  hv$q;
@@ -88416,13 +88976,13 @@ endmodule // switch2_p4$sb$vh$3$cnt
 module switch2_p4$sb$vh$3$h(d,q,clock);
     
     // Module arguments
-    input wire  [98:0] d;
-    output reg  [98:0] q;
+    input wire  [99:0] d;
+    output reg  [99:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 99'h0;
+       q = 100'h0;
     end
     
     always @(posedge clock) begin
@@ -88457,9 +89017,9 @@ module switch2_p4$sb$vh$3$rest(clock,reset,push,push_data,pop,head,nonempty,coun
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [98:0] push_data;
+    input wire  [99:0] push_data;
     input wire  pop;
-    output reg  [98:0] head;
+    output reg  [99:0] head;
     output reg  nonempty;
     output reg  [6:0] count;
     
@@ -88473,10 +89033,10 @@ module switch2_p4$sb$vh$3$rest(clock,reset,push,push_data,pop,head,nonempty,coun
     // Stub signals
     reg  [5:0] store$read_address;
     reg  store$read_clock;
-    wire  [98:0] store$read_data;
+    wire  [99:0] store$read_data;
     reg  [5:0] store$write_address;
     reg  store$write_clock;
-    reg  [98:0] store$write_data;
+    reg  [99:0] store$write_data;
     reg  store$write_enable;
     reg  [5:0] wp$d;
     wire  [5:0] wp$q;
@@ -88490,8 +89050,8 @@ module switch2_p4$sb$vh$3$rest(clock,reset,push,push_data,pop,head,nonempty,coun
     reg  bypass_valid$d;
     wire  bypass_valid$q;
     reg  bypass_valid$clock;
-    reg  [98:0] bypass_data$d;
-    wire  [98:0] bypass_data$q;
+    reg  [99:0] bypass_data$d;
+    wire  [99:0] bypass_data$q;
     reg  bypass_data$clock;
     
     // Local signals
@@ -88593,13 +89153,13 @@ endmodule // switch2_p4$sb$vh$3$rest
 module switch2_p4$sb$vh$3$rest$bypass_data(d,q,clock);
     
     // Module arguments
-    input wire  [98:0] d;
-    output reg  [98:0] q;
+    input wire  [99:0] d;
+    output reg  [99:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 99'h0;
+       q = 100'h0;
     end
     
     always @(posedge clock) begin
@@ -88671,14 +89231,14 @@ module switch2_p4$sb$vh$3$rest$store(read_address,read_clock,read_data,write_add
     // Module arguments
     input wire  [5:0] read_address;
     input wire  read_clock;
-    output reg  [98:0] read_data;
+    output reg  [99:0] read_data;
     input wire  [5:0] write_address;
     input wire  write_clock;
-    input wire  [98:0] write_data;
+    input wire  [99:0] write_data;
     input wire  write_enable;
     
     // Update code (custom)
-    reg[98:0] mem[63:0];
+    reg[99:0] mem[63:0];
     
     
     
@@ -90372,6 +90932,82 @@ module switch2_p4$sb$w_cur$3(d,q,clock);
     end
           
 endmodule // switch2_p4$sb$w_cur$3
+
+
+module switch2_p4$sb$w_dod$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$w_dod$0
+
+
+module switch2_p4$sb$w_dod$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$w_dod$1
+
+
+module switch2_p4$sb$w_dod$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$w_dod$2
+
+
+module switch2_p4$sb$w_dod$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // switch2_p4$sb$w_dod$3
 
 
 module switch2_p4$sb$w_emp$0(d,q,clock);

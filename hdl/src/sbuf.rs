@@ -75,8 +75,11 @@
 //!   the verdict's `words` without its last word is complete there as bad (its words up to
 //!   there are written) and the rest is dropped. A completion is registered and goes into
 //!   the completion FIFO a cycle later (`cp`: head cell, start bank, words, empty, bad),
-//!   popped by `cp_pop`; `bad` counts the bad ones (as they go into the FIFO). A bad
-//!   packet is queued like any other; its output's reader frees its cells unsent.
+//!   popped by `cp_pop`; `bad` counts the bad ones (as they go into the FIFO), and
+//!   `trimmed` the good ones of trimmed frames (`returned` and `deflected` those of them
+//!   with the verdict's `ret` or `dod`): a trimmed header counts only once its frame has
+//!   proved its length. A bad packet is queued like any other; its output's reader frees
+//!   its cells unsent.
 //! * **Timing.** The writer decides from registers only: besides its state, exact copies,
 //!   computed a cycle ahead, of "the data FIFO is nonempty", "it holds `N` words or a last
 //!   word", "this is word 0" and "`B` is the start bank". So the row start is a few LUT
@@ -177,6 +180,8 @@ pub struct BufVerdict {
     pub csum: Bits<16>,
     /// The trimmed header goes back to its sender: addresses and ports swapped.
     pub ret: bool,
+    /// The trimmed header was deflected on drop (only counted: `deflected`).
+    pub dod: bool,
     /// For `ret`, the bytes the rewrite takes from later words: the source MAC's last 4
     /// bytes in bits 47:16, the destination IP's last 2 in bits 15:0.
     pub rb: Bits<48>,
@@ -203,6 +208,7 @@ pub struct BufVerdictCtl {
 pub struct BufVerdictHdr {
     pub csum: Bits<16>,
     pub ret: bool,
+    pub dod: bool,
     pub rb: Bits<48>,
     pub bm: bool,
     pub bf: Bits<8>,
@@ -240,6 +246,12 @@ pub struct BufInPort<const CA: usize> {
     /// Frames completed bad (wrapping): admitted, but shorter or longer than their verdict
     /// says (their IPv4 length), or with words lost; queued, then freed, never sent.
     pub bad: Signal<Out, Bits<32>>,
+    /// Trimmed headers completed good (wrapping): their frame had its verdict's length.
+    /// Of those, `returned` go back to their sender and `deflected` were deflected on drop.
+    /// A trimmed frame that completes bad counts in `bad` only.
+    pub trimmed: Signal<Out, Bits<32>>,
+    pub returned: Signal<Out, Bits<32>>,
+    pub deflected: Signal<Out, Bits<32>>,
     /// Bolt: SRCs of this input's frames committed to its port's SRC slots, and SRCs lost
     /// because no slot was free at the frame's take (wrapping).
     pub src_sent: Signal<Out, Bits<32>>,
@@ -301,9 +313,9 @@ macro_rules! pack_blocks {
 }
 
 pack_blocks!(PackWord, UnpackWord, BufWord { data: Bits<64>, last: bool, empty: Bits<3>, ovr: bool });
-pack_blocks!(PackVerdict, UnpackVerdict, BufVerdict { admit: bool, words: Bits<9>, empty: Bits<3>, trim: bool, csum: Bits<16>, ret: bool, rb: Bits<48>, bm: bool, bf: Bits<8>, src: bool, q: Bits<24> });
+pack_blocks!(PackVerdict, UnpackVerdict, BufVerdict { admit: bool, words: Bits<9>, empty: Bits<3>, trim: bool, csum: Bits<16>, ret: bool, dod: bool, rb: Bits<48>, bm: bool, bf: Bits<8>, src: bool, q: Bits<24> });
 pack_blocks!(PackCtl, UnpackCtl, BufVerdictCtl { admit: bool, words: Bits<9>, empty: Bits<3>, trim: bool });
-pack_blocks!(PackHdr, UnpackHdr, BufVerdictHdr { csum: Bits<16>, ret: bool, rb: Bits<48>, bm: bool, bf: Bits<8>, src: bool, q: Bits<24> });
+pack_blocks!(PackHdr, UnpackHdr, BufVerdictHdr { csum: Bits<16>, ret: bool, dod: bool, rb: Bits<48>, bm: bool, bf: Bits<8>, src: bool, q: Bits<24> });
 pack_blocks!(PackMeta, UnpackMeta, BufMeta { s: Bits<8>, words: Bits<9>, empty: Bits<3>, bad: bool });
 
 /// The shared buffer. See the module documentation.
@@ -347,6 +359,13 @@ pub struct SharedBuffer<
     // that completion is bad, and the count of bad completions
     cp_b: [DFF<bool>; N],
     c_bad: [DFF<Bits<32>>; N],
+    // that completion is a good trimmed header (returned, deflected), and their counts
+    cp_t: [DFF<bool>; N],
+    cp_r: [DFF<bool>; N],
+    cp_d: [DFF<bool>; N],
+    c_trm: [DFF<Bits<32>>; N],
+    c_ret: [DFF<Bits<32>>; N],
+    c_dod: [DFF<Bits<32>>; N],
     // exact copies, kept a cycle ahead, of values the writer's row start depends on:
     // the data FIFO is nonempty; it holds N words or a last word; w_j == 0; and the next
     // write's bank B is the packet's start bank
@@ -378,6 +397,8 @@ pub struct SharedBuffer<
     w_cs: [DFF<Bits<16>>; N],
     // returned to its sender, the verdict's bytes for the rewrite, the previous word written
     w_ret: [DFF<bool>; N],
+    // deflected on drop (counted only)
+    w_dod: [DFF<bool>; N],
     w_rb: [DFF<Bits<48>>; N],
     w_pv: [DFF<Bits<64>>; N],
     wr_en: [DFF<bool>; N],
@@ -527,6 +548,8 @@ pub struct SharedBuffer<
     l_fl: [L<bool>; N],
     l_fec: [L<Bits<3>>; N],
     l_trm: [L<bool>; N],
+    l_ret: [L<bool>; N],
+    l_dod: [L<bool>; N],
     l_wb: [L<bool>; N],
     l_go: [L<bool>; N],
     l_cq: [L<bool>; N],
@@ -720,6 +743,12 @@ impl<
             cp_m: arr(),
             cp_b: arr(),
             c_bad: arr(),
+            cp_t: arr(),
+            cp_r: arr(),
+            cp_d: arr(),
+            c_trm: arr(),
+            c_ret: arr(),
+            c_dod: arr(),
             d_ne: arr(),
             d_av: arr(),
             w_j0: arr(),
@@ -743,6 +772,7 @@ impl<
             w_fe: arr(),
             w_cs: arr(),
             w_ret: arr(),
+            w_dod: arr(),
             w_rb: arr(),
             w_pv: arr(),
             wr_en: arr(),
@@ -862,6 +892,8 @@ impl<
             l_fl: arr(),
             l_fec: arr(),
             l_trm: arr(),
+            l_ret: arr(),
+            l_dod: arr(),
             l_wb: arr(),
             l_go: arr(),
             l_cq: arr(),
@@ -1094,6 +1126,18 @@ impl<
                     self.cp_b[i].d.next = false;
                     self.c_bad[i].clock.next = self.clock.val();
                     self.c_bad[i].d.next = self.c_bad[i].q.val();
+                    self.cp_t[i].clock.next = self.clock.val();
+                    self.cp_t[i].d.next = false;
+                    self.cp_r[i].clock.next = self.clock.val();
+                    self.cp_r[i].d.next = false;
+                    self.cp_d[i].clock.next = self.clock.val();
+                    self.cp_d[i].d.next = false;
+                    self.c_trm[i].clock.next = self.clock.val();
+                    self.c_trm[i].d.next = self.c_trm[i].q.val();
+                    self.c_ret[i].clock.next = self.clock.val();
+                    self.c_ret[i].d.next = self.c_ret[i].q.val();
+                    self.c_dod[i].clock.next = self.clock.val();
+                    self.c_dod[i].d.next = self.c_dod[i].q.val();
                     self.cp_c[i].clock.next = self.clock.val();
                     self.cp_c[i].d.next = self.cp_c[i].q.val();
                     self.cp_m[i].clock.next = self.clock.val();
@@ -1137,6 +1181,8 @@ impl<
                     self.w_cs[i].d.next = self.w_cs[i].q.val();
                     self.w_ret[i].clock.next = self.clock.val();
                     self.w_ret[i].d.next = self.w_ret[i].q.val();
+                    self.w_dod[i].clock.next = self.clock.val();
+                    self.w_dod[i].d.next = self.w_dod[i].q.val();
                     self.w_rb[i].clock.next = self.clock.val();
                     self.w_rb[i].d.next = self.w_rb[i].q.val();
                     self.w_pv[i].clock.next = self.clock.val();
@@ -1364,6 +1410,7 @@ impl<
                     self.pc[i].trim.next = self.uv[i].trim.val();
                     self.phd[i].csum.next = self.uv[i].csum.val();
                     self.phd[i].ret.next = self.uv[i].ret.val();
+                    self.phd[i].dod.next = self.uv[i].dod.val();
                     self.phd[i].rb.next = self.uv[i].rb.val();
                     self.phd[i].bm.next = self.uv[i].bm.val();
                     self.phd[i].bf.next = self.uv[i].bf.val();
@@ -1414,6 +1461,7 @@ impl<
                         self.w_fe[i].d.next = self.hv[i].empty.val();
                         self.w_cs[i].d.next = self.hh[i].csum.val();
                         self.w_ret[i].d.next = self.hh[i].ret.val();
+                        self.w_dod[i].d.next = self.hh[i].dod.val();
                         self.w_rb[i].d.next = self.hh[i].rb.val();
                         self.w_bm[i].d.next = self.hh[i].bm.val();
                         self.w_bf[i].d.next = self.hh[i].bf.val();
@@ -1448,11 +1496,15 @@ impl<
                     self.l_frc[i].next = self.w_fr[i].q.val();
                     self.l_fec[i].next = self.w_fe[i].q.val();
                     self.l_trm[i].next = self.w_trim[i].q.val();
+                    self.l_ret[i].next = self.w_ret[i].q.val();
+                    self.l_dod[i].next = self.w_dod[i].q.val();
                     self.l_fl[i].next = self.w_fr[i].q.val() == self.k1_9.val();
                     if self.l_take[i].val() {
                         self.l_frc[i].next = self.hv[i].words.val();
                         self.l_fec[i].next = self.hv[i].empty.val();
                         self.l_trm[i].next = self.hv[i].trim.val();
+                        self.l_ret[i].next = self.hh[i].ret.val();
+                        self.l_dod[i].next = self.hh[i].dod.val();
                         self.l_fl[i].next = self.hv[i].words.val() == self.k1_9.val();
                     }
                     self.l_wb[i].next = self.hw[i].ovr.val()
@@ -1646,6 +1698,29 @@ impl<
                         self.c_bad[i].d.next = self.c_bad[i].q.val() + self.k1_32.val();
                     }
                     self.inp[i].bad.next = self.c_bad[i].q.val();
+                    // a trimmed header counts once it completed good
+                    self.cp_t[i].d.next =
+                        self.l_cq[i].val() & !self.l_cpb[i].val() & self.l_trm[i].val();
+                    self.cp_r[i].d.next = self.l_cq[i].val()
+                        & !self.l_cpb[i].val()
+                        & self.l_trm[i].val()
+                        & self.l_ret[i].val();
+                    self.cp_d[i].d.next = self.l_cq[i].val()
+                        & !self.l_cpb[i].val()
+                        & self.l_trm[i].val()
+                        & self.l_dod[i].val();
+                    if self.cp_t[i].q.val() {
+                        self.c_trm[i].d.next = self.c_trm[i].q.val() + self.k1_32.val();
+                    }
+                    if self.cp_r[i].q.val() {
+                        self.c_ret[i].d.next = self.c_ret[i].q.val() + self.k1_32.val();
+                    }
+                    if self.cp_d[i].q.val() {
+                        self.c_dod[i].d.next = self.c_dod[i].q.val() + self.k1_32.val();
+                    }
+                    self.inp[i].trimmed.next = self.c_trm[i].q.val();
+                    self.inp[i].returned.next = self.c_ret[i].q.val();
+                    self.inp[i].deflected.next = self.c_dod[i].q.val();
                     self.cp_c[i].d.next = self.l_heff[i].val();
                     self.cp_m[i].d.next = self.pk_m[i].y.val();
                     self.cq_cell[i].push.next = self.cp_v[i].q.val();
@@ -2150,6 +2225,12 @@ impl<
                         self.cp_v[i].d.next = false;
                         self.cp_b[i].d.next = false;
                         self.c_bad[i].d.next = self.k0_32.val();
+                        self.cp_t[i].d.next = false;
+                        self.cp_r[i].d.next = false;
+                        self.cp_d[i].d.next = false;
+                        self.c_trm[i].d.next = self.k0_32.val();
+                        self.c_ret[i].d.next = self.k0_32.val();
+                        self.c_dod[i].d.next = self.k0_32.val();
                         self.d_ne[i].d.next = false;
                         self.d_av[i].d.next = false;
                         self.wr_en[i].d.next = false;

@@ -49,12 +49,14 @@
 //!   come in time), `bad` (its frames the buffer completed bad: admitted, but shorter or
 //!   longer than their IPv4 length says, or with words lost; freed unsent), `tx_frames`
 //!   of output `p`, `trimmed` (its frames sent on as their
-//!   header, or back to their sender, or deflected), `returned` (of those, the headers
-//!   sent back out of port `p`) and `deflected` (of those, the deflected ones).
+//!   header, or back to their sender, or deflected, counted by the buffer once the frame
+//!   proved its length: a trimmed frame that completes bad counts in `bad` only),
+//!   `returned` (of those, the headers sent back out of port `p`) and `deflected` (of
+//!   those, the deflected ones).
 //! * `occ_pkts[o*4+b]`, `occ_bytes[o*4+b]`, and per output over all bands `port_pkts[o]`,
 //!   `port_bytes[o]`: the admission's occupancy counters: packets
 //!   admitted to (output, band) that have not left the buffer.
-//! * `admitted` (whole), `refused`, `trimmed`, `returned`, and `lost` (the admission's lost requests plus the queues' lost
+//! * the admission's decisions `admitted` (whole), `refused`, `trimmed`, `returned`, and `lost` (the admission's lost requests plus the queues' lost
 //!   tags: 0 in a working switch, tested).
 //!
 //! # Latency (store-and-forward)
@@ -117,12 +119,14 @@ pub struct Sw2Stats {
     pub ovr: Signal<Out, Bits<32>>,
     pub bad: Signal<Out, Bits<32>>,
     pub tx_frames: Signal<Out, Bits<32>>,
-    /// Its frames trimmed to their header (returned ones included).
+    /// Its frames trimmed to their header (returned ones included), counted by the
+    /// buffer once the frame proved its length (a trimmed frame that completes bad counts
+    /// in `bad` only).
     pub trimmed: Signal<Out, Bits<32>>,
-    /// Its frames whose header went back to their sender.
+    /// Of those, the headers that went back to their sender.
     pub returned: Signal<Out, Bits<32>>,
-    /// Its frames deflected on drop (counted in `trimmed` too: their header is sent on
-    /// after recirculation).
+    /// Of those, the frames deflected on drop (their header is sent on after
+    /// recirculation).
     pub deflected: Signal<Out, Bits<32>>,
     /// Bolt: SRCs for its frames sent back out of port `p`, and those lost for want of
     /// a free SRC slot.
@@ -165,6 +169,8 @@ pub struct SharedSwitch<
     pub occ_bytes: [Signal<Out, Bits<32>>; NB],
     pub port_pkts: [Signal<Out, Bits<16>>; N],
     pub port_bytes: [Signal<Out, Bits<32>>; N],
+    /// The admission's decisions (before any frame proved its length): admitted whole,
+    /// refused, trimmed (returned ones included) and returned.
     pub admitted: Signal<Out, Bits<32>>,
     pub refused: Signal<Out, Bits<32>>,
     pub trimmed: Signal<Out, Bits<32>>,
@@ -196,9 +202,6 @@ pub struct SharedSwitch<
     que: SwitchQueues<N, K, M, CA, CC, RP, NB, KNB, KRP, NRP, NK, N4K, KP>,
     pv: [PackVerdict; N],
     c_full: [DFF<Bits<32>>; N],
-    c_trim: [DFF<Bits<32>>; N],
-    c_ret: [DFF<Bits<32>>; N],
-    c_dod: [DFF<Bits<32>>; N],
     k1_32: Constant<Bits<32>>,
     k0_32: Constant<Bits<32>>,
     lim_dod: DFF<Bits<16>>,
@@ -274,9 +277,6 @@ impl<
             que: SwitchQueues::new(),
             pv: std::array::from_fn(|_| Default::default()),
             c_full: std::array::from_fn(|_| Default::default()),
-            c_trim: std::array::from_fn(|_| Default::default()),
-            c_ret: std::array::from_fn(|_| Default::default()),
-            c_dod: std::array::from_fn(|_| Default::default()),
             k1_32: Constant::new(1.into()),
             k0_32: Constant::new(0.into()),
             lim_dod: Default::default(),
@@ -423,6 +423,7 @@ impl<
             self.pv[i].trim.next = self.adm.inp[i].vd_trim.val();
             self.pv[i].csum.next = self.adm.inp[i].vd_csum.val();
             self.pv[i].ret.next = self.adm.inp[i].vd_ret.val();
+            self.pv[i].dod.next = self.adm.inp[i].vd_dod.val();
             self.pv[i].rb.next = self.adm.inp[i].vd_rb.val();
             self.pv[i].bm.next = self.adm.inp[i].vd_bm.val();
             self.pv[i].bf.next = self.adm.inp[i].vd_bf.val();
@@ -448,26 +449,8 @@ impl<
             if self.adm.inp[i].vd_valid.val() & !self.adm.inp[i].vd_admit.val() {
                 self.c_full[i].d.next = self.c_full[i].q.val() + self.k1_32.val();
             }
-            self.c_trim[i].clock.next = self.clock.val();
-            self.c_trim[i].d.next = self.c_trim[i].q.val();
-            if self.adm.inp[i].vd_valid.val() & self.adm.inp[i].vd_trim.val() {
-                self.c_trim[i].d.next = self.c_trim[i].q.val() + self.k1_32.val();
-            }
-            self.c_ret[i].clock.next = self.clock.val();
-            self.c_ret[i].d.next = self.c_ret[i].q.val();
-            if self.adm.inp[i].vd_valid.val() & self.adm.inp[i].vd_ret.val() {
-                self.c_ret[i].d.next = self.c_ret[i].q.val() + self.k1_32.val();
-            }
-            self.c_dod[i].clock.next = self.clock.val();
-            self.c_dod[i].d.next = self.c_dod[i].q.val();
-            if self.adm.inp[i].vd_valid.val() & self.adm.inp[i].vd_dod.val() {
-                self.c_dod[i].d.next = self.c_dod[i].q.val() + self.k1_32.val();
-            }
             if self.reset.val() {
                 self.c_full[i].d.next = self.k0_32.val();
-                self.c_trim[i].d.next = self.k0_32.val();
-                self.c_ret[i].d.next = self.k0_32.val();
-                self.c_dod[i].d.next = self.k0_32.val();
             }
         }
         for o in 0..N {
@@ -496,9 +479,9 @@ impl<
             self.stat[p].ovr.next = self.sb.inp[p].ovr.val();
             self.stat[p].bad.next = self.sb.inp[p].bad.val();
             self.stat[p].tx_frames.next = self.sb.out[p].tx_frames.val();
-            self.stat[p].trimmed.next = self.c_trim[p].q.val();
-            self.stat[p].returned.next = self.c_ret[p].q.val();
-            self.stat[p].deflected.next = self.c_dod[p].q.val();
+            self.stat[p].trimmed.next = self.sb.inp[p].trimmed.val();
+            self.stat[p].returned.next = self.sb.inp[p].returned.val();
+            self.stat[p].deflected.next = self.sb.inp[p].deflected.val();
             self.stat[p].src_sent.next = self.sb.inp[p].src_sent.val();
             self.stat[p].src_drop.next = self.sb.inp[p].src_drop.val();
         }

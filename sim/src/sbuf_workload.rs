@@ -34,6 +34,8 @@ pub struct Vd {
     pub csum: u16,
     /// Trimmed and returned to its sender, with the bytes of later words its rewrite takes.
     pub ret: bool,
+    /// Trimmed and deflected on drop (only counted).
+    pub dod: bool,
     pub rb: u64,
     /// Bolt: a data packet whose flags (word 6 bits 15:8) become `bf`.
     pub bm: bool,
@@ -77,6 +79,10 @@ pub struct InView {
     pub ovr: u32,
     /// Frames completed bad.
     pub bad: u32,
+    /// Trimmed headers completed good, and of those the returned and deflected ones.
+    pub trimmed: u32,
+    pub returned: u32,
+    pub deflected: u32,
     pub src_sent: u32,
     pub src_drop: u32,
 }
@@ -142,6 +148,7 @@ pub fn drive<
             trim: v.trim,
             csum: (v.csum as u64).into(),
             ret: v.ret,
+            dod: v.dod,
             rb: v.rb.into(),
             bm: v.bm,
             bf: (v.bf as u64).into(),
@@ -194,6 +201,9 @@ pub fn read<
                     }),
                     ovr: p.ovr.val().to_u64() as u32,
                     bad: p.bad.val().to_u64() as u32,
+                    trimmed: p.trimmed.val().to_u64() as u32,
+                    returned: p.returned.val().to_u64() as u32,
+                    deflected: p.deflected.val().to_u64() as u32,
                     src_sent: p.src_sent.val().to_u64() as u32,
                     src_drop: p.src_drop.val().to_u64() as u32,
                 }
@@ -231,6 +241,8 @@ struct Frame {
     csum: u16,
     /// Trimmed and returned to its sender.
     ret: bool,
+    /// Trimmed and deflected on drop (the buffer only counts it).
+    dod: bool,
     /// Bolt: new flags for word 6, an SRC with q_size `q`.
     bm: bool,
     bf: u8,
@@ -259,6 +271,7 @@ impl Frame {
             trim: self.trim,
             csum: self.csum,
             ret: self.ret,
+            dod: self.dod,
             rb: crate::swframe::ret_bytes(&self.words),
             bm: self.bm,
             bf: self.bf,
@@ -389,6 +402,7 @@ fn gen_frame(rng: &mut StdRng, tag: u64, k: &Knobs) -> Frame {
     let admit = rng.gen_bool(k.p_admit);
     let trim = admit && rng.gen_bool(k.p_trim);
     let bm = rng.gen_bool(k.p_bolt);
+    let ret = trim && rng.gen_bool(k.p_ret);
     Frame {
         bm,
         bf: rng.gen(),
@@ -401,7 +415,9 @@ fn gen_frame(rng: &mut StdRng, tag: u64, k: &Knobs) -> Frame {
         v_empty,
         trim,
         csum: rng.gen(),
-        ret: trim && rng.gen_bool(k.p_ret),
+        ret,
+        // from the tag, not the generator: the other draws stay as they were
+        dod: trim && !ret && tag % 3 == 0,
     }
 }
 
@@ -480,8 +496,10 @@ pub struct SbufWorkload {
     src_total: Vec<u64>,
     src_short: Vec<u64>,
     src_seen: Vec<u64>,
-    /// Per input: bad completions since the last reset.
+    /// Per input since the last reset: bad completions; good trimmed ones, of those the
+    /// returned and deflected ones.
     bad_seen: Vec<u64>,
+    trim_seen: Vec<[u64; 3]>,
     tag: u64,
     seen: Seen,
     busy: Vec<u64>,
@@ -518,6 +536,7 @@ impl SbufWorkload {
             src_short: vec![0; n],
             src_seen: vec![0; n],
             bad_seen: vec![0; n],
+            trim_seen: vec![[0; 3]; n],
             tag: 0,
             seen: Seen {
                 frames_in: 0,
@@ -574,6 +593,7 @@ impl SbufWorkload {
                 self.src_short[o] = 0;
                 self.src_seen[o] = 0;
                 self.bad_seen[o] = 0;
+                self.trim_seen[o] = [0; 3];
             }
             return Ok(d);
         }
@@ -652,6 +672,12 @@ impl SbufWorkload {
             self.seen.bad += cp.bad as u64;
             self.bad_seen[i] += cp.bad as u64;
             if !cp.bad {
+                if f.trim {
+                    let t = &mut self.trim_seen[i];
+                    t[0] += 1;
+                    t[1] += u64::from(f.ret);
+                    t[2] += u64::from(f.dod);
+                }
                 self.expect[o].push_back(f);
             }
         }
@@ -741,6 +767,13 @@ impl SbufWorkload {
                 return Err(format!(
                     "input {i}: {} bad completions counted, {} seen since the last reset",
                     x.bad, self.bad_seen[i]
+                ));
+            }
+            let counted = [x.trimmed, x.returned, x.deflected].map(u64::from);
+            if self.k.check && counted != self.trim_seen[i] {
+                return Err(format!(
+                    "input {i}: trimmed, returned, deflected headers counted {counted:?}, completed good since the last reset {:?}",
+                    self.trim_seen[i]
                 ));
             }
         }

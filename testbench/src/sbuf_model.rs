@@ -21,10 +21,16 @@ struct Input {
     cq: VecDeque<Desc>,
     /// A completion on its way into `cq` (pushed a cycle after the writer makes it).
     cp: Option<Desc>,
+    /// That completion is a trimmed header's, returned, deflected.
+    cp_k: (bool, bool, bool),
     i_ovr: bool,
     c_ovr: u32,
     /// Bad completions (counted as they go into `cq`).
     c_bad: u32,
+    /// Trimmed headers completed good; of those returned and deflected.
+    c_trm: u32,
+    c_ret: u32,
+    c_dod: u32,
     lastc: u8,
     w_act: bool,
     w_adm: bool,
@@ -46,6 +52,7 @@ struct Input {
     w_fj: u16,
     w_cs: u16,
     w_ret: bool,
+    w_dod: bool,
     w_rb: u64,
     /// The previous word written.
     w_pv: u64,
@@ -238,6 +245,9 @@ impl SbufModel {
                     cp: x.cq.front().copied(),
                     ovr: x.c_ovr,
                     bad: x.c_bad,
+                    trimmed: x.c_trm,
+                    returned: x.c_ret,
+                    deflected: x.c_dod,
                     src_sent: x.c_src,
                     src_drop: x.c_sdrop,
                 })
@@ -336,6 +346,7 @@ impl SbufModel {
                 nx.w_fe = hv.empty;
                 nx.w_cs = hv.csum;
                 nx.w_ret = hv.ret;
+                nx.w_dod = hv.dod;
                 nx.w_rb = hv.rb;
                 nx.w_bm = hv.bm;
                 nx.w_bf = hv.bf;
@@ -540,8 +551,20 @@ impl SbufModel {
                 if dsc.bad {
                     nx.c_bad = x.c_bad.wrapping_add(1);
                 }
+                // a trimmed header counts once its frame proved its length
+                let (t, r, dd) = x.cp_k;
+                if !dsc.bad && t {
+                    nx.c_trm = x.c_trm.wrapping_add(1);
+                    nx.c_ret = x.c_ret.wrapping_add(u32::from(r));
+                    nx.c_dod = x.c_dod.wrapping_add(u32::from(dd));
+                }
             }
             if cq_push {
+                nx.cp_k = if take {
+                    (hv.trim, hv.ret, hv.dod)
+                } else {
+                    (x.w_trim, x.w_ret, x.w_dod)
+                };
                 nx.cp = Some(Desc {
                     cell: heff,
                     s: seff,
@@ -828,6 +851,9 @@ impl SbufModel {
                 x.cq.clear();
                 x.cp = None;
                 x.c_bad = 0;
+                x.c_trm = 0;
+                x.c_ret = 0;
+                x.c_dod = 0;
                 x.g_src = false;
                 x.g_j = 0;
                 x.g_v = false;

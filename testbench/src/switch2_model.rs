@@ -20,9 +20,6 @@ pub struct Switch2Model {
     buf: SbufModel,
     que: SqueModel,
     full: Vec<u32>,
-    trim: Vec<u32>,
-    ret: Vec<u32>,
-    dod: Vec<u32>,
     /// The deflection limit the admission sees (registered, held to the recirculation
     /// FIFOs), and its cap.
     lim_dod: u16,
@@ -39,9 +36,6 @@ impl Switch2Model {
             buf: SbufModel::new(n, ca, r),
             que: SqueModel::new(n, k, ca, rp),
             full: vec![0; n],
-            trim: vec![0; n],
-            ret: vec![0; n],
-            dod: vec![0; n],
             lim_dod: 0,
             dod_cap: nt_hdl::sque::recirc_dod_cap(k) as u16,
         }
@@ -69,9 +63,9 @@ impl Switch2Model {
                         ovr: bv.inp[p].ovr,
                         bad: bv.inp[p].bad,
                         tx_frames: bv.out[p].tx_frames,
-                        trimmed: self.trim[p],
-                        returned: self.ret[p],
-                        deflected: self.dod[p],
+                        trimmed: bv.inp[p].trimmed,
+                        returned: bv.inp[p].returned,
+                        deflected: bv.inp[p].deflected,
                         src_sent: bv.inp[p].src_sent,
                         src_drop: bv.inp[p].src_drop,
                     }
@@ -168,6 +162,7 @@ impl Switch2Model {
                         trim: v.trim,
                         csum: v.csum,
                         ret: v.ret,
+                        dod: v.dod,
                         rb: v.rb,
                         bm: v.bm,
                         bf: v.bf,
@@ -233,20 +228,8 @@ impl Switch2Model {
             if av.vd[i].is_some_and(|v| !v.admit) {
                 self.full[i] = self.full[i].wrapping_add(1);
             }
-            if av.vd[i].is_some_and(|v| v.trim) {
-                self.trim[i] = self.trim[i].wrapping_add(1);
-            }
-            if av.vd[i].is_some_and(|v| v.ret) {
-                self.ret[i] = self.ret[i].wrapping_add(1);
-            }
-            if av.vd[i].is_some_and(|v| v.dod) {
-                self.dod[i] = self.dod[i].wrapping_add(1);
-            }
             if d.reset {
-                self.dod[i] = 0;
                 self.full[i] = 0;
-                self.trim[i] = 0;
-                self.ret[i] = 0;
             }
         }
     }
