@@ -469,9 +469,29 @@ fn nic_runs_from_captures_and_message_files() {
 
         let tshark = nt_sim::verilator::which("tshark")
             .expect("tshark is not installed: run scripts/setup.sh");
+        // with our dissector (tools/wireshark/ntransport.lua), which decodes every
+        // frame's transport header in the program's layout
+        let lua = format!(
+            "lua_script:{}/../tools/wireshark/ntransport.lua",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let layout = if program.starts_with("homa") {
+            "nanoTransport, Homa layout"
+        } else {
+            "nanoTransport, NDP layout"
+        };
         for cap in ["a.pcap", "b.pcap"] {
             let t = Command::new(&tshark)
-                .args(["-n", "-o", "ip.check_checksum:TRUE", "-V", "-r", cap])
+                .args([
+                    "-n",
+                    "-o",
+                    "ip.check_checksum:TRUE",
+                    "-X",
+                    &lua,
+                    "-V",
+                    "-r",
+                    cap,
+                ])
                 .current_dir(&d)
                 .output()
                 .expect("tshark");
@@ -480,6 +500,12 @@ fn nic_runs_from_captures_and_message_files() {
             assert!(
                 s.contains("[Header checksum status: Good]"),
                 "{program} {cap}"
+            );
+            let frames = nt_sim::pcap::read_pcap(&d.join(cap)).unwrap();
+            assert_eq!(
+                s.matches(layout).count(),
+                frames.len(),
+                "{program} {cap}: every frame decoded as {layout:?}"
             );
             for bad in ["Malformed", "[Bad", "incorrect", "Expert Info (Error"] {
                 assert!(!s.contains(bad), "{program} {cap}: tshark reports {bad:?}");

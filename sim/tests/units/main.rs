@@ -17,3 +17,4 @@ mod rcomp;
 mod switch_sim;
 mod vmodel;
 mod wire;
+mod wireshark;
