@@ -107,7 +107,7 @@ fn runtime_wide_operations_match_a_bit_by_bit_model() {
         assert_eq!(wlt(a, b), lt);
         assert_eq!(wany(a), ba.iter().any(|&v| v));
         assert_eq!(wall(a, w), ba[..w as usize].iter().all(|&v| v));
-        assert_eq!(wall(wmask([u64::MAX; 4], w), w), true);
+        assert!(wall(wmask([u64::MAX; 4], w), w));
         assert_eq!(wpar(a), ba.iter().filter(|&&v| v).count() % 2 == 1);
         // fields: read, write (narrow and wide), single bits
         let off = rng.gen_range(0..260u64);
