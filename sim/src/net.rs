@@ -109,7 +109,7 @@ use nt_hdl::packetization::{HDR_WORDS, MAX_MSG_BYTES, PKT_BYTES};
 use nt_hdl::sadm::BANDS;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
@@ -128,7 +128,7 @@ pub const TAG_BYTES: usize = 8;
 pub const QUIET_CYCLES: u64 = 300;
 
 /// The topology file.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct NetConfig {
     #[serde(default)]
@@ -212,7 +212,7 @@ impl Engine {
 
 /// A `[[route]]`: from `cycle` on (0: from the start), switch `switch` sends frames for
 /// host `host`'s IP out of `port`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RouteSpec {
     pub switch: String,
@@ -247,7 +247,7 @@ fn default_true() -> bool {
 }
 
 /// A host: a NIC running `program`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct HostCfg {
     pub name: String,
@@ -280,7 +280,7 @@ pub struct HostCfg {
 }
 
 /// A switch.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SwitchCfg {
     pub name: String,
@@ -348,7 +348,7 @@ pub struct SwitchCfg {
 /// A link between two endpoints: a host's name or a switch port `name:K`, with seeded
 /// faults ([`crate::link`]): each direction draws its own, with the same probabilities,
 /// from a generator seeded by the topology's `seed`, the link's name and the direction.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
     pub a: String,
@@ -430,7 +430,7 @@ pub fn link_seed(seed: u64, name: &str, dir: usize) -> u64 {
 }
 
 /// An application workload.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum Workload {
     /// Every sender sends one message to `receiver` at `start`; sender `i` sends
@@ -460,7 +460,7 @@ pub enum Workload {
 }
 
 /// One message of a [`Workload::Messages`].
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct MsgSpec {
     pub from: String,
@@ -470,7 +470,7 @@ pub struct MsgSpec {
 }
 
 /// What to record besides the time series.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct OutputCfg {
     /// Devices (hosts or switches) whose every signal is written to `<name>.vcd`.
@@ -486,6 +486,53 @@ impl NetConfig {
     /// Parses a topology file's text.
     pub fn from_toml(text: &str) -> Result<Self, String> {
         toml::from_str(text).map_err(|e| format!("topology: {e}"))
+    }
+
+    /// Protocol and switch combinations that run, but not as a user may expect: a host
+    /// running `homa` beside a trimming switch (Homa ignores a trimmed packet, so its
+    /// sender's timeout recovers it; `homatr` NACKs it at once), and a host running `bolt`
+    /// with no switch in mode `bolt` (no SRC ever reaches it, so only its ACKs move its
+    /// window). One line each; `ntsim run` prints them as warnings and keeps them in
+    /// `run.json`.
+    pub fn mismatches(&self) -> Vec<String> {
+        let mut w = vec![];
+        let trimming: Vec<&SwitchCfg> = self
+            .switch
+            .iter()
+            .filter(|s| matches!(s.mode, SwitchMode::Trim | SwitchMode::TofinoTrim))
+            .collect();
+        let homa: Vec<&str> = self
+            .host
+            .iter()
+            .filter(|h| h.program == "homa")
+            .map(|h| h.name.as_str())
+            .collect();
+        if let (Some(s), false) = (trimming.first(), homa.is_empty()) {
+            w.push(format!(
+                "host{} {} run{} homa and switch {} trims (mode {}): Homa ignores a trimmed packet, so its sender's timeout recovers it (homatr NACKs it at once)",
+                if homa.len() > 1 { "s" } else { "" },
+                homa.join(", "),
+                if homa.len() > 1 { "" } else { "s" },
+                s.name,
+                s.mode
+            ));
+        }
+        let bolt: Vec<&str> = self
+            .host
+            .iter()
+            .filter(|h| h.program == "bolt")
+            .map(|h| h.name.as_str())
+            .collect();
+        if !bolt.is_empty() && !self.switch.iter().any(|s| s.mode == SwitchMode::Bolt) {
+            w.push(format!(
+                "host{} {} run{} bolt but no switch is in mode bolt: no SRC reaches {}, so only ACKs move the window",
+                if bolt.len() > 1 { "s" } else { "" },
+                bolt.join(", "),
+                if bolt.len() > 1 { "" } else { "s" },
+                if bolt.len() > 1 { "them" } else { "it" },
+            ));
+        }
+        w
     }
 }
 

@@ -1,6 +1,9 @@
 //! `ntsim run <scenario.toml | NAME>`: builds a network ([`crate::net`]) from a topology
 //! file or a built-in scenario ([`crate::net_scenarios`]), runs it with a progress line on
-//! stderr, and writes its outputs ([`crate::net_report`]) into `--out DIR/<run name>`.
+//! stderr (with an estimate of the time left), and writes its outputs
+//! ([`crate::net_report`]) into `--out DIR/<run name>`, with `run.json`: what ran (the
+//! resolved topology, seed, engine, ntsim's version and source commit, warnings) and its
+//! summary numbers.
 use crate::net::{NetConfig, Network, RunResult};
 use crate::net_report::{goodput_gbps, jain, quantile, slowdowns, write_outputs};
 use crate::net_scenarios;
@@ -67,13 +70,14 @@ fn load(s: &str) -> Result<Vec<(String, String, PathBuf)>, String> {
         })
 }
 
-/// One run: builds, runs and writes its outputs; returns the network and the result.
+/// One run: builds, runs and writes its outputs; returns the resolved topology, the
+/// network and the result.
 pub fn run_one(
     name: &str,
     text: &str,
     dir: &Path,
     a: &RunArgs,
-) -> Result<(Network, RunResult), String> {
+) -> Result<(NetConfig, Network, RunResult), String> {
     let mut cfg = NetConfig::from_toml(text).map_err(|e| format!("{name}: {e}"))?;
     if let Some(t) = a.threads {
         cfg.threads = t;
@@ -92,6 +96,9 @@ pub fn run_one(
         std::fs::read_to_string(&p).map_err(|e| format!("cannot read {}: {e}", p.display()))
     };
     let mut net = Network::build(&cfg, &files).map_err(|e| format!("{name}: {e}"))?;
+    for w in cfg.mismatches() {
+        eprintln!("{name}: warning: {w}");
+    }
     let out = a.out.join(name);
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     // The outputs' directory must be writable before the run, not after it.
@@ -108,6 +115,7 @@ pub fn run_one(
     let quiet = a.quiet;
     let tty = std::io::stderr().is_terminal();
     let mut last_line = std::time::Instant::now();
+    let start = std::time::Instant::now();
     let max = cfg.max_cycles;
     let total = net.msgs.len();
     let mut progress = |c: u64, open: usize| {
@@ -117,8 +125,9 @@ pub fn run_one(
         }
         last_line = std::time::Instant::now();
         let line = format!(
-            "{name}: cycle {c} of at most {max} ({:.1} %), messages open {open} of {total}",
-            c as f64 * 100.0 / max as f64
+            "{name}: cycle {c} of at most {max} ({:.1} %), messages open {open} of {total}{}",
+            c as f64 * 100.0 / max as f64,
+            eta(c, max, start.elapsed().as_secs_f64())
         );
         if tty {
             eprint!("\r{line}   ");
@@ -136,7 +145,73 @@ pub fn run_one(
             r.cycles
         );
     }
-    Ok((net, r))
+    Ok((cfg, net, r))
+}
+
+/// The progress line's rate and estimate: `, N cycles/s, at most T left` once a cycle ran
+/// (a run stops when every message is resolved and the network settled, often well before
+/// `max`, so the time left is an upper bound).
+pub fn eta(cycle: u64, max: u64, secs: f64) -> String {
+    if cycle == 0 || secs <= 0.0 {
+        return String::new();
+    }
+    let rate = cycle as f64 / secs;
+    let left = max.saturating_sub(cycle) as f64 / rate;
+    let t = if left >= 3600.0 {
+        format!("{:.1} h", left / 3600.0)
+    } else if left >= 60.0 {
+        format!("{:.0} min", left / 60.0)
+    } else {
+        format!("{left:.0} s")
+    };
+    format!(", {rate:.0} cycles/s, at most {t} left")
+}
+
+/// The commit of the source tree `ntsim` was built from, as that tree is now: `(HEAD,
+/// dirty)`, dirty when tracked files differ from it; `None` when the tree or git is gone.
+pub fn source_commit() -> Option<(String, bool)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let head = git(&["rev-parse", "HEAD"])?;
+    let dirty = git(&["status", "--porcelain", "--untracked-files=no"])?;
+    Some((head, !dirty.is_empty()))
+}
+
+/// `run.json`: what ran and what came of it.
+fn run_json(
+    name: &str,
+    scenario: &str,
+    cfg: &NetConfig,
+    r: &RunResult,
+    summary: serde_json::Value,
+) -> serde_json::Value {
+    let commit = source_commit();
+    serde_json::json!({
+        "run": name,
+        "scenario": scenario,
+        "ntsim_version": env!("CARGO_PKG_VERSION"),
+        "commit": commit.as_ref().map(|c| c.0.clone()),
+        "commit_dirty": commit.as_ref().map(|c| c.1),
+        "seed": cfg.seed,
+        "engine": cfg.engine.clone().unwrap_or_else(|| "native".into()),
+        "max_cycles": cfg.max_cycles,
+        "threads": cfg.threads,
+        "warnings": cfg.mismatches(),
+        "summary": summary,
+        "cycles": r.cycles,
+        "settled": r.settled,
+        "wall_secs": r.wall_secs,
+        "topology": cfg,
+    })
 }
 
 /// `ntsim run`.
@@ -166,7 +241,7 @@ pub fn main(a: &RunArgs) -> Result<(), String> {
     // The loss-* runs' rows.
     let mut loss_rows = vec![];
     for (n, t, dir) in &runs {
-        let (net, r) = run_one(n, t, dir, a)?;
+        let (cfg, net, r) = run_one(n, t, dir, a)?;
         let out = a.out.join(n);
         let sum = write_outputs(&net, &r, &out)?;
         println!("{sum}outputs in {}\n", out.display());
@@ -198,17 +273,37 @@ pub fn main(a: &RunArgs) -> Result<(), String> {
             .flatten()
             .map(|p| p.drop_full + p.drop_header + p.dod_drop)
             .sum();
+        let delivered = net.msgs.iter().filter(|m| m.done.is_some()).count();
+        let (median, max) = (quantile(&mut sd, 0.5), quantile(&mut sd, 1.0));
+        let (goodput, fairness) = (goodput_gbps(&net), jain(&net));
+        let rate = r.cycles as f64 / r.wall_secs.max(1e-9);
+        let summary = serde_json::json!({
+            "messages": net.msgs.len(),
+            "delivered": delivered,
+            "median_slowdown": median,
+            "max_slowdown": max,
+            "trimmed": trimmed,
+            "dropped": dropped,
+            "goodput_gbps": goodput,
+            "jain_fairness": fairness,
+            "cycles_per_sec": rate,
+        });
+        let j = run_json(n, s, &cfg, &r, summary);
+        let p = out.join("run.json");
+        std::fs::write(
+            &p,
+            format!("{}\n", serde_json::to_string_pretty(&j).expect("JSON")),
+        )
+        .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         let _ = writeln!(
             table,
-            "| {n} | {} | {} | {} | {} | {trimmed} | {dropped} | {} | {} | {} | {:.0} |",
+            "| {n} | {} | {delivered} | {} | {} | {trimmed} | {dropped} | {} | {} | {} | {rate:.0} |",
             net.msgs.len(),
-            net.msgs.iter().filter(|m| m.done.is_some()).count(),
-            quantile(&mut sd, 0.5).map_or("-".into(), |x| format!("{x:.2}")),
-            quantile(&mut sd, 1.0).map_or("-".into(), |x| format!("{x:.2}")),
-            goodput_gbps(&net).map_or("-".into(), |x| format!("{x:.1}")),
-            jain(&net).map_or("-".into(), |x| format!("{x:.3}")),
+            median.map_or("-".into(), |x| format!("{x:.2}")),
+            max.map_or("-".into(), |x| format!("{x:.2}")),
+            goodput.map_or("-".into(), |x| format!("{x:.1}")),
+            fairness.map_or("-".into(), |x| format!("{x:.3}")),
             r.cycles,
-            r.cycles as f64 / r.wall_secs.max(1e-9)
         );
     }
     if util_rows.len() > 1 {

@@ -202,6 +202,45 @@ fn default_job_simulates_writes_waveforms_and_verilog() {
     );
     assert!(out.contains("400 cycles (seed 1)"), "{out}");
     verilog_is_committed(&d.join("out/verilog"));
+    // The network run's run.json: what ran, resolved, and its numbers.
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("out/run/demo/run.json")).unwrap())
+            .unwrap();
+    assert_eq!(j["run"], "demo");
+    assert_eq!(j["scenario"], "demo");
+    assert_eq!(j["engine"], "native");
+    assert_eq!(j["ntsim_version"], env!("CARGO_PKG_VERSION"));
+    assert!(
+        j["seed"].is_u64() && j["max_cycles"].as_u64() > Some(0),
+        "{j}"
+    );
+    let commit = j["commit"].as_str().expect("built in a git tree");
+    assert_eq!(commit.len(), 40, "{commit}");
+    assert_eq!(j["summary"]["messages"], 3);
+    assert_eq!(j["summary"]["delivered"], 3);
+    assert!(j["summary"]["median_slowdown"].as_f64() >= Some(1.0), "{j}");
+    assert_eq!(j["warnings"], serde_json::json!([]));
+    let topo = &j["topology"];
+    assert_eq!(topo["host"].as_array().map(Vec::len), Some(4), "{topo}");
+    assert_eq!(topo["switch"][0]["mode"], "trim", "{topo}");
+    assert!(
+        j["cycles"].as_u64() > Some(0) && j["settled"] == true,
+        "{j}"
+    );
+}
+
+/// A bare `ntsim` prints its help (the commands), runs nothing and writes nothing.
+#[test]
+fn bare_ntsim_prints_help() {
+    let d = tmp("bare");
+    let o = ntsim(&[], &d);
+    let (out, err) = text(&o);
+    assert!(!o.status.success(), "{out}");
+    let help = format!("{out}{err}");
+    for c in ["demo", "run", "nic", "switch", "verilog", "budget"] {
+        assert!(help.contains(&format!("  {c}")), "{c} not listed: {help}");
+    }
+    assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0, "it wrote files");
 }
 
 /// `dir` (written by `ntsim verilog --out dir` or the main job) holds exactly the

@@ -20,3 +20,47 @@ fn a_delivery_is_spread_over_the_intervals_its_words_left_in() {
     // No interval yet: nothing to add to, no panic.
     spread_delivery(&mut [], 100, 5, 64);
 }
+
+/// The protocol/switch mismatches `ntsim run` warns about: Homa beside a trimming switch,
+/// Bolt with no Bolt switch; none for the matching pairs.
+#[test]
+fn mismatched_protocols_and_switches_are_named() {
+    use nt_sim::net::NetConfig;
+    let topo = |program: &str, mode: &str| {
+        NetConfig::from_toml(&format!(
+            "[[switch]]\nname = \"s0\"\nports = 4\nmode = \"{mode}\"\n\
+             [[host]]\nname = \"h0\"\nprogram = \"{program}\"\n\
+             [[host]]\nname = \"h1\"\nprogram = \"{program}\"\n"
+        ))
+        .unwrap()
+        .mismatches()
+    };
+    for (program, mode) in [
+        ("ndp", "trim"),
+        ("homatr", "trim"),
+        ("homatr", "tofino-trim"),
+        ("homa", "droptail"),
+        ("bolt", "bolt"),
+        ("ndp", "bolt"),
+    ] {
+        assert_eq!(
+            topo(program, mode),
+            Vec::<String>::new(),
+            "{program} on {mode}"
+        );
+    }
+    for mode in ["trim", "tofino-trim"] {
+        let w = topo("homa", mode);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].starts_with("hosts h0, h1 run homa and switch s0 trims")
+                && w[0].contains(&format!("(mode {mode})")),
+            "{w:?}"
+        );
+    }
+    for mode in ["droptail", "trim"] {
+        let w = topo("bolt", mode);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("no switch is in mode bolt"), "{w:?}");
+    }
+}

@@ -10,11 +10,12 @@ mod bench;
 #[command(
     name = "ntsim",
     version,
-    about = "Cycle-accurate nanoTransport NIC / switch hardware model"
+    about = "Cycle-accurate nanoTransport NIC / switch hardware model",
+    arg_required_else_help = true
 )]
 struct Cli {
     #[command(subcommand)]
-    cmd: Option<Cmd>,
+    cmd: Cmd,
 }
 
 #[derive(Subcommand)]
@@ -27,8 +28,10 @@ enum Cmd {
         /// Output directory.
         #[arg(long, default_value = "out")]
         out: PathBuf,
+        /// Cycles of each timer's run (the reassembly and packetization runs take a quarter).
         #[arg(long, default_value_t = 20_000)]
         cycles: u64,
+        /// Seed of the random workloads.
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -195,11 +198,8 @@ fn main() -> ExitCode {
 }
 
 fn run_cli(cli: Cli) -> ExitCode {
-    // No command: `ntsim demo` with its defaults (one definition of them).
-    let cmd = cli
-        .cmd
-        .unwrap_or_else(|| Cli::parse_from(["ntsim", "demo"]).cmd.expect("demo parses"));
-    let r = match cmd {
+    // A bare `ntsim` prints its help (`arg_required_else_help`); the main job is `ntsim demo`.
+    let r = match cli.cmd {
         Cmd::Demo { out, cycles, seed } => demo(&out, cycles, seed),
         Cmd::Verilog { out } => write_verilog(&out).map(|files| {
             for f in files {
