@@ -476,10 +476,29 @@ pub struct OutputCfg {
     /// Devices (hosts or switches) whose every signal is written to `<name>.vcd`.
     #[serde(default)]
     pub vcd: Vec<String>,
-    /// Links, `"a-b"` by their endpoints as written, whose frames (both directions) are
-    /// written to `link_<a>_<b>.pcap`.
+    /// Links, `"a-b"` by their endpoints as written, whose frames are written one file
+    /// per direction, `link_<a>_to_<b>.pcap` and `link_<b>_to_<a>.pcap` ([`capture_file`]).
+    /// `ntsim run --pcap LINK` adds to them.
     #[serde(default)]
     pub pcap: Vec<String>,
+}
+
+/// The capture file of a link's direction from `from` to `to` (endpoints as written, such
+/// as `h0` and `s0:1`): `link_<from>_to_<to>.pcap`, every character other than a letter,
+/// digit, `-` or `.` written as `_` (`link_h0_to_s0_1.pcap`).
+pub fn capture_file(from: &str, to: &str) -> String {
+    let plain = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    format!("link_{}_to_{}.pcap", plain(from), plain(to))
 }
 
 impl NetConfig {
@@ -722,6 +741,8 @@ impl Dev {
 pub struct NetLink {
     pub name: String,
     pub ends: [End; 2],
+    /// The ends as written (`h0`, `s0:1`).
+    pub end_names: [String; 2],
     pub dir: [Link; 2],
     /// Cycles from first word out to first word in.
     pub delay: u64,
@@ -729,8 +750,20 @@ pub struct NetLink {
     pub rate: f64,
     /// Bytes that entered each direction in the current sample interval.
     pub bytes: [u64; 2],
-    /// Frames of both directions, kept when the link's pcap was asked for.
-    pub capture: Option<Vec<Packet>>,
+    /// Frames of each direction (0: from `ends[0]`), kept when the link's pcap was asked
+    /// for.
+    pub capture: Option<[Vec<Packet>; 2]>,
+}
+
+impl NetLink {
+    /// Both directions' captured frames in the order they entered the link (by cycle;
+    /// direction 0 first within a cycle), when the link was captured.
+    pub fn frames(&self) -> Option<Vec<Packet>> {
+        let [a, b] = self.capture.as_ref()?;
+        let mut v: Vec<Packet> = a.iter().chain(b).cloned().collect();
+        v.sort_by_key(|p| p.cycle);
+        Some(v)
+    }
 }
 
 /// The built network.
@@ -1335,10 +1368,15 @@ impl Network {
                     End::Port(s, p) => port_link[s][p] = Some((li, d)),
                 }
             }
-            let capture = cfg.output.pcap.contains(&name).then(Vec::new);
+            let capture = cfg
+                .output
+                .pcap
+                .contains(&name)
+                .then(|| [Vec::new(), Vec::new()]);
             links.push(NetLink {
                 name,
                 ends: [a, b],
+                end_names: [l.a.clone(), l.b.clone()],
                 dir,
                 delay: l.delay,
                 rate,
@@ -1918,7 +1956,7 @@ impl Network {
 fn put(l: &mut NetLink, d: usize, p: &Packet) {
     l.bytes[d] += p.bytes.len() as u64;
     if let Some(c) = l.capture.as_mut() {
-        c.push(p.clone());
+        c[d].push(p.clone());
     }
     l.dir[d].send(p);
 }

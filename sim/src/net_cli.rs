@@ -37,6 +37,11 @@ pub struct RunArgs {
     /// Devices whose every signal goes to DIR/<run>/<device>.vcd (repeatable).
     #[arg(long = "vcd")]
     pub vcd: Vec<String>,
+    /// Links, named A-B by their ends as written (`h0-s0:0`), whose frames go to
+    /// DIR/<run>/link_<A>_to_<B>.pcap and link_<B>_to_<A>.pcap (repeatable; adds to the
+    /// file's `[output] pcap`).
+    #[arg(long = "pcap")]
+    pub pcap: Vec<String>,
     /// Print the scenario's topology file(s) instead of running.
     #[arg(long)]
     pub print: bool,
@@ -90,6 +95,11 @@ pub fn run_one(
     }
     if let Some(s) = a.seed {
         cfg.seed = s;
+    }
+    for l in &a.pcap {
+        if !cfg.output.pcap.contains(l) {
+            cfg.output.pcap.push(l.clone());
+        }
     }
     let files = |f: &str| {
         let p = dir.join(f);

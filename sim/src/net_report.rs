@@ -331,7 +331,8 @@ fn outcome_name(o: Option<Outcome>) -> &'static str {
 /// Writes every output of a run into `dir` (created): `summary.txt`, `messages.csv`,
 /// `hosts.csv`, `links.csv`, `queues.csv`, `throughput.csv`, `windows.csv`, `queues.svg`,
 /// `throughput.svg`, `windows.svg`,
-/// `slowdown.svg`, and the captured links' `link_<name>.pcap`.
+/// `slowdown.svg`, and the captured links' pcaps, one per direction
+/// ([`crate::net::capture_file`]).
 pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let sum = summary(net, r);
@@ -501,9 +502,12 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
     )?;
     for l in &net.links {
         if let Some(c) = &l.capture {
-            let mut c = c.clone();
-            c.sort_by_key(|p| p.cycle);
-            write_pcap(&dir.join(format!("link_{}.pcap", l.name)), &c)?;
+            for (d, c) in c.iter().enumerate() {
+                let mut c = c.clone();
+                c.sort_by_key(|p| p.cycle);
+                let f = crate::net::capture_file(&l.end_names[d], &l.end_names[1 - d]);
+                write_pcap(&dir.join(f), &c)?;
+            }
         }
     }
     Ok(sum)

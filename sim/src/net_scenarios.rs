@@ -766,7 +766,7 @@ pub fn lone_flow_rtt(net: &crate::net::Network) -> Result<(u64, usize), String> 
         .iter()
         .find(|l| l.name.starts_with("h1-"))
         .ok_or("no link of h1: not a bolt-lone run")?;
-    let frames = l.capture.as_ref().ok_or("h1's link was not captured")?;
+    let frames = l.frames().ok_or("h1's link was not captured")?;
     let h1 = net
         .host_names
         .iter()
@@ -992,7 +992,7 @@ pub fn bolt_util_metrics(net: &crate::net::Network) -> Result<BoltUtil, String> 
         .iter()
         .find(|l| l.name == "h0-s0:0")
         .ok_or("no link h0-s0:0: not a bolt-util run")?;
-    let frames = l.capture.as_ref().ok_or("link h0-s0:0 was not captured")?;
+    let frames = l.frames().ok_or("link h0-s0:0 was not captured")?;
     let h0 = net.host_ips[0].to_be_bytes();
     // (first word, words, source IP) of every frame toward h0.
     let down: Vec<(u64, u64, [u8; 4])> = frames

@@ -227,6 +227,14 @@ fn default_job_simulates_writes_waveforms_and_verilog() {
         j["cycles"].as_u64() > Some(0) && j["settled"] == true,
         "{j}"
     );
+    // The receiver's link, one plain-named capture per direction: h0's control packets
+    // out, the senders' DATA in.
+    let h0 = [10, 0, 0, 1];
+    let up = nt_sim::pcap::read_pcap(&d.join("out/run/demo/link_h0_to_s0_0.pcap")).unwrap();
+    let down = nt_sim::pcap::read_pcap(&d.join("out/run/demo/link_s0_0_to_h0.pcap")).unwrap();
+    assert!(!up.is_empty() && up.iter().all(|p| p.bytes[26..30] == h0));
+    assert!(down.iter().filter(|p| p.bytes[34] & 1 != 0).count() >= 3);
+    assert!(down.iter().all(|p| p.bytes[30..34] == h0));
 }
 
 /// A bare `ntsim` prints its help (the commands), runs nothing and writes nothing.

@@ -55,9 +55,16 @@ fn assert_same_run(what: &str, (na, ra): &(Network, RunResult), (nb, rb): &(Netw
     for (la, lb) in na.links.iter().zip(&nb.links) {
         let (ca, cb) = (la.capture.as_ref(), lb.capture.as_ref());
         let (ca, cb) = (ca.expect("captured"), cb.expect("captured"));
-        assert_eq!(ca.len(), cb.len(), "{what}: frames on link {}", la.name);
-        for (i, (a, b)) in ca.iter().zip(cb).enumerate() {
-            assert_eq!(a, b, "{what}: link {} frame {i}", la.name);
+        for d in 0..2 {
+            assert_eq!(
+                ca[d].len(),
+                cb[d].len(),
+                "{what}: frames on link {} direction {d}",
+                la.name
+            );
+            for (i, (a, b)) in ca[d].iter().zip(&cb[d]).enumerate() {
+                assert_eq!(a, b, "{what}: link {} direction {d} frame {i}", la.name);
+            }
         }
     }
     assert_eq!(

@@ -446,6 +446,8 @@ fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
         max_cycles: None,
         seed: None,
         vcd: vec![],
+        // the receiver's link, both directions
+        pcap: vec!["h0-s0:0".into()],
         print: false,
         list: false,
         quiet: false,
