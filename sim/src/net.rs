@@ -514,42 +514,42 @@ impl NetConfig {
     /// window). One line each; `ntsim run` prints them as warnings and keeps them in
     /// `run.json`.
     pub fn mismatches(&self) -> Vec<String> {
+        // "host h0 runs P" or "hosts h0, h1 run P", for the hosts running `program`
+        let running = |program: &str| -> Option<(String, bool)> {
+            let names: Vec<&str> = self
+                .host
+                .iter()
+                .filter(|h| h.program == program)
+                .map(|h| h.name.as_str())
+                .collect();
+            let many = names.len() > 1;
+            (!names.is_empty()).then(|| {
+                let (h, r) = if many {
+                    ("hosts", "run")
+                } else {
+                    ("host", "runs")
+                };
+                (format!("{h} {} {r} {program}", names.join(", ")), many)
+            })
+        };
         let mut w = vec![];
-        let trimming: Vec<&SwitchCfg> = self
+        let trimming = self
             .switch
             .iter()
-            .filter(|s| matches!(s.mode, SwitchMode::Trim | SwitchMode::TofinoTrim))
-            .collect();
-        let homa: Vec<&str> = self
-            .host
-            .iter()
-            .filter(|h| h.program == "homa")
-            .map(|h| h.name.as_str())
-            .collect();
-        if let (Some(s), false) = (trimming.first(), homa.is_empty()) {
+            .find(|s| matches!(s.mode, SwitchMode::Trim | SwitchMode::TofinoTrim));
+        if let (Some(s), Some((who, _))) = (trimming, running("homa")) {
             w.push(format!(
-                "host{} {} run{} homa and switch {} trims (mode {}): Homa ignores a trimmed packet, so its sender's timeout recovers it (homatr NACKs it at once)",
-                if homa.len() > 1 { "s" } else { "" },
-                homa.join(", "),
-                if homa.len() > 1 { "" } else { "s" },
-                s.name,
-                s.mode
+                "{who} and switch {} trims (mode {}): Homa ignores a trimmed packet, so its sender's timeout recovers it (homatr NACKs it at once)",
+                s.name, s.mode
             ));
         }
-        let bolt: Vec<&str> = self
-            .host
-            .iter()
-            .filter(|h| h.program == "bolt")
-            .map(|h| h.name.as_str())
-            .collect();
-        if !bolt.is_empty() && !self.switch.iter().any(|s| s.mode == SwitchMode::Bolt) {
-            w.push(format!(
-                "host{} {} run{} bolt but no switch is in mode bolt: no SRC reaches {}, so only ACKs move the window",
-                if bolt.len() > 1 { "s" } else { "" },
-                bolt.join(", "),
-                if bolt.len() > 1 { "" } else { "s" },
-                if bolt.len() > 1 { "them" } else { "it" },
-            ));
+        if let Some((who, many)) = running("bolt") {
+            if !self.switch.iter().any(|s| s.mode == SwitchMode::Bolt) {
+                w.push(format!(
+                    "{who} but no switch is in mode bolt: no SRC reaches {}, so only ACKs move the window",
+                    if many { "them" } else { "it" }
+                ));
+            }
         }
         w
     }
