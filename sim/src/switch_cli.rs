@@ -44,6 +44,7 @@ pub struct SwitchArgs {
     /// A.B.C.D=PORT, repeatable, each address once (default 10.0.0.(1+K) -> K).
     #[arg(long = "route")]
     pub routes: Vec<String>,
+    /// Output directory: `port<K>.pcap` per port and `stats.json` (created).
     #[arg(long)]
     pub out_dir: PathBuf,
     /// Return trimmed headers to their sender when the header band is full.

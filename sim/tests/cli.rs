@@ -1137,3 +1137,44 @@ fn a_msg_len_conflict_does_not_block_the_real_message() {
         .collect();
     assert!(lines[0].contains(&hex), "payload");
 }
+
+/// Every option of every command has a help text (`ntsim <command> --help`: text after
+/// the flag on its line, or on the lines below it).
+#[test]
+fn every_flag_has_help() {
+    let d = tmp("help");
+    let top = text(&ntsim(&["--help"], &d)).0;
+    let cmds: Vec<&str> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(cmds.len() >= 10, "{top}");
+    let mut bare = vec![];
+    for c in &cmds {
+        let help = text(&ntsim(&[c, "--help"], &d)).0;
+        let lines: Vec<&str> = help
+            .lines()
+            .skip_while(|l| !l.starts_with("Options:"))
+            .skip(1)
+            .collect();
+        for (k, l) in lines.iter().enumerate() {
+            let t = l.trim_start();
+            if !(l.starts_with("  ") && t.starts_with('-')) || l.starts_with("          ") {
+                continue;
+            }
+            // the flag and its value name, then two spaces before a same-line help
+            let rest = t.split_once("  ").map_or("", |x| x.1).trim();
+            let below = lines
+                .get(k + 1)
+                .is_some_and(|n| n.starts_with("          ") && !n.trim().is_empty());
+            if (rest.is_empty() || rest.starts_with("[default")) && !below {
+                bare.push(format!("ntsim {c} {t}"));
+            }
+        }
+    }
+    assert!(bare.is_empty(), "flags without help:\n{}", bare.join("\n"));
+}

@@ -37,6 +37,7 @@ enum Cmd {
     },
     /// Write every block's Verilog (`<name>.v`) into a directory.
     Verilog {
+        /// Directory for the files (created; `verilog-out/` is the committed copy).
         #[arg(long, default_value = "verilog-out")]
         out: PathBuf,
     },
@@ -44,10 +45,13 @@ enum Cmd {
     Wave {
         /// Block name (see `ntsim blocks`).
         block: String,
+        /// Cycles to simulate.
         #[arg(long, default_value_t = 1000)]
         cycles: u64,
+        /// Seed of the random stimulus.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The VCD file to write.
         #[arg(long)]
         vcd: PathBuf,
         /// Clock frequency in Hz for waveform times.
@@ -59,8 +63,11 @@ enum Cmd {
     /// of NICs on one and two threads, an incast scenario on one and two threads and the
     /// cost per cycle against the number of NICs.
     Bench {
+        /// Cycles of the timers' runs (1000 ..= 1e9); the modules run at most 200,000, the
+        /// whole devices a tenth, 1,000 to 20,000.
         #[arg(long, default_value_t = 200_000)]
         cycles: u64,
+        /// Seed of the workloads.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Which tables: all, timers, modules, devices, threads, network (comma-separated).
@@ -165,6 +172,7 @@ enum Cmd {
         /// Frames into the target (1 ..= 1e9).
         #[arg(long, default_value_t = 100_000)]
         frames: u64,
+        /// Seed of the traffic and its mutations.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Directory for the captures of the frames in and out (default: a temporary
