@@ -34,6 +34,11 @@ pub struct RunArgs {
     /// Overrides the file's `seed`.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Changes a setting of the topology before it is read (repeatable): `seed=7`,
+    /// `host.rtt_pkts=6` (every host), `host[h1].rtt_pkts=6` (the host named h1),
+    /// `switch.port_bytes=65536`, `switch.mode=trim` (docs/network.md "Overrides").
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
     /// Devices whose every signal goes to DIR/<run>/<device>.vcd (repeatable).
     #[arg(long = "vcd")]
     pub vcd: Vec<String>,
@@ -53,8 +58,8 @@ pub struct RunArgs {
     pub quiet: bool,
 }
 
-/// The runs of the scenario argument: `(run name, topology text, directory of the file)`.
-fn load(s: &str) -> Result<Vec<(String, String, PathBuf)>, String> {
+/// The runs of a scenario argument (a file, or a built-in scenario's runs): `(run name, topology text, directory of the file)`.
+pub fn load(s: &str) -> Result<Vec<(String, String, PathBuf)>, String> {
     let p = Path::new(s);
     if s.ends_with(".toml") || p.is_file() {
         let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {s}: {e}"))?;
@@ -83,7 +88,7 @@ pub fn run_one(
     dir: &Path,
     a: &RunArgs,
 ) -> Result<(NetConfig, Network, RunResult), String> {
-    let mut cfg = NetConfig::from_toml(text).map_err(|e| format!("{name}: {e}"))?;
+    let mut cfg = crate::overrides::config(text, &a.set).map_err(|e| format!("{name}: {e}"))?;
     if let Some(t) = a.threads {
         cfg.threads = t;
     }
@@ -224,6 +229,84 @@ fn run_json(
     })
 }
 
+/// A run's summary numbers (`run.json`'s `summary`, a row of `ntsim run`'s table and of
+/// `ntsim sweep`'s CSV).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Summary {
+    pub messages: usize,
+    pub delivered: usize,
+    pub median_slowdown: Option<f64>,
+    pub max_slowdown: Option<f64>,
+    /// Trimmed headers, Tofino's deflect-on-drop trims included, over every switch port.
+    pub trimmed: u64,
+    /// Frames dropped for a full buffer or header queue, and Tofino's deflections dropped.
+    pub dropped: u64,
+    pub goodput_gbps: Option<f64>,
+    pub jain_fairness: Option<f64>,
+    pub cycles: u64,
+    /// Simulated cycles per second of wall-clock time (not a result: it varies by machine).
+    pub cycles_per_sec: f64,
+}
+
+/// Writes a finished run's outputs into `out` (`net_report`, `bolt.txt` for the Bolt
+/// runs, `run.json`) and returns its numbers and the text `ntsim run` prints for it.
+pub fn finish(
+    n: &str,
+    scenario: &str,
+    cfg: &NetConfig,
+    net: &Network,
+    r: &RunResult,
+    out: &Path,
+) -> Result<(Summary, String), String> {
+    let sum = write_outputs(net, r, out)?;
+    let mut text = format!("{sum}outputs in {}\n\n", out.display());
+    if let Some(line) = net_scenarios::bolt_report(n, net, r) {
+        text.push_str(&format!("{line}\n\n"));
+        let p = out.join("bolt.txt");
+        std::fs::write(&p, format!("{line}\n"))
+            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    let mut sd = slowdowns(net);
+    let trimmed: u64 = r
+        .switch_stats
+        .iter()
+        .flatten()
+        .map(|p| p.trimmed + p.dod_trims)
+        .sum();
+    let dropped: u64 = r
+        .switch_stats
+        .iter()
+        .flatten()
+        .map(|p| p.drop_full + p.drop_header + p.dod_drop)
+        .sum();
+    let summary = Summary {
+        messages: net.msgs.len(),
+        delivered: net.msgs.iter().filter(|m| m.done.is_some()).count(),
+        median_slowdown: quantile(&mut sd, 0.5),
+        max_slowdown: quantile(&mut sd, 1.0),
+        trimmed,
+        dropped,
+        goodput_gbps: goodput_gbps(net),
+        jain_fairness: jain(net),
+        cycles: r.cycles,
+        cycles_per_sec: r.cycles as f64 / r.wall_secs.max(1e-9),
+    };
+    let j = run_json(
+        n,
+        scenario,
+        cfg,
+        r,
+        serde_json::to_value(&summary).expect("a summary serializes"),
+    );
+    let p = out.join("run.json");
+    std::fs::write(
+        &p,
+        format!("{}\n", serde_json::to_string_pretty(&j).expect("JSON")),
+    )
+    .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    Ok((summary, text))
+}
+
 /// `ntsim run`.
 pub fn main(a: &RunArgs) -> Result<(), String> {
     if a.list {
@@ -253,8 +336,8 @@ pub fn main(a: &RunArgs) -> Result<(), String> {
     for (n, t, dir) in &runs {
         let (cfg, net, r) = run_one(n, t, dir, a)?;
         let out = a.out.join(n);
-        let sum = write_outputs(&net, &r, &out)?;
-        println!("{sum}outputs in {}\n", out.display());
+        let (sum, text) = finish(n, s, &cfg, &net, &r, &out)?;
+        print!("{text}");
         if let (Some((pru, sm)), Ok(u)) = (
             net_scenarios::bolt_util_flags(n),
             net_scenarios::bolt_util_metrics(&net),
@@ -264,51 +347,21 @@ pub fn main(a: &RunArgs) -> Result<(), String> {
         if let Some(row) = net_scenarios::loss_row(n, &net, &r) {
             loss_rows.push(row);
         }
-        if let Some(line) = net_scenarios::bolt_report(n, &net, &r) {
-            println!("{line}\n");
-            let p = out.join("bolt.txt");
-            std::fs::write(&p, format!("{line}\n"))
-                .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-        }
-        let mut sd = slowdowns(&net);
-        let trimmed: u64 = r
-            .switch_stats
-            .iter()
-            .flatten()
-            .map(|p| p.trimmed + p.dod_trims)
-            .sum();
-        let dropped: u64 = r
-            .switch_stats
-            .iter()
-            .flatten()
-            .map(|p| p.drop_full + p.drop_header + p.dod_drop)
-            .sum();
-        let delivered = net.msgs.iter().filter(|m| m.done.is_some()).count();
-        let (median, max) = (quantile(&mut sd, 0.5), quantile(&mut sd, 1.0));
-        let (goodput, fairness) = (goodput_gbps(&net), jain(&net));
-        let rate = r.cycles as f64 / r.wall_secs.max(1e-9);
-        let summary = serde_json::json!({
-            "messages": net.msgs.len(),
-            "delivered": delivered,
-            "median_slowdown": median,
-            "max_slowdown": max,
-            "trimmed": trimmed,
-            "dropped": dropped,
-            "goodput_gbps": goodput,
-            "jain_fairness": fairness,
-            "cycles_per_sec": rate,
-        });
-        let j = run_json(n, s, &cfg, &r, summary);
-        let p = out.join("run.json");
-        std::fs::write(
-            &p,
-            format!("{}\n", serde_json::to_string_pretty(&j).expect("JSON")),
-        )
-        .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        let Summary {
+            messages,
+            delivered,
+            median_slowdown: median,
+            max_slowdown: max,
+            trimmed,
+            dropped,
+            goodput_gbps: goodput,
+            jain_fairness: fairness,
+            cycles_per_sec: rate,
+            ..
+        } = sum;
         let _ = writeln!(
             table,
-            "| {n} | {} | {delivered} | {} | {} | {trimmed} | {dropped} | {} | {} | {} | {rate:.0} |",
-            net.msgs.len(),
+            "| {n} | {messages} | {delivered} | {} | {} | {trimmed} | {dropped} | {} | {} | {} | {rate:.0} |",
             median.map_or("-".into(), |x| format!("{x:.2}")),
             max.map_or("-".into(), |x| format!("{x:.2}")),
             goodput.map_or("-".into(), |x| format!("{x:.1}")),

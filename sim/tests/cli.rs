@@ -1178,3 +1178,100 @@ fn every_flag_has_help() {
     }
     assert!(bare.is_empty(), "flags without help:\n{}", bare.join("\n"));
 }
+
+/// Two hosts on one link, one 2 KiB message: a run of about a thousand cycles.
+const TINY: &str = "max_cycles = 20000\n\
+    [[host]]\nname = \"h0\"\nprogram = \"ndp\"\n\
+    [[host]]\nname = \"h1\"\nprogram = \"ndp\"\n\
+    [[link]]\na = \"h0\"\nb = \"h1\"\ndelay = 20\n\
+    [[workload]]\nkind = \"incast\"\nsenders = [\"h1\"]\nreceiver = \"h0\"\nsizes = [2048]\nstart = 10\n";
+
+/// `ntsim run --set` changes the file's settings (and `run.json` shows them); `ntsim
+/// sweep` runs every combination of values and seeds, two at a time, into one CSV row
+/// each; a bad key stops either before any run.
+#[test]
+fn run_set_and_sweep_change_settings_and_tabulate_every_run() {
+    let d = tmp("sweep");
+    std::fs::write(d.join("tiny.toml"), TINY).unwrap();
+    let o = ntsim(
+        &[
+            "run",
+            "tiny.toml",
+            "--quiet",
+            "--out",
+            "r",
+            "--set",
+            "host[h1].rtt_pkts=3",
+            "--set",
+            "link.delay=400",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("r/tiny/run.json")).unwrap()).unwrap();
+    assert_eq!(j["topology"]["host"][1]["rtt_pkts"], 3);
+    assert!(j["topology"]["host"][0]["rtt_pkts"].is_null());
+    assert_eq!(j["topology"]["link"][0]["delay"], 400);
+
+    let o = ntsim(
+        &[
+            "sweep",
+            "tiny.toml",
+            "--vary",
+            "link.delay=20,400",
+            "--seeds",
+            "1..=2",
+            "--jobs",
+            "2",
+            "--out",
+            "s",
+        ],
+        &d,
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(err.contains("sweep: 4 of 4 done"), "{err}");
+    let csv = std::fs::read_to_string(d.join("s/sweep.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows[0][..5],
+        ["run", "base", "link.delay", "seed", "messages"]
+    );
+    assert_eq!(rows.len(), 5, "{csv}");
+    let col = |name: &str| rows[0].iter().position(|c| *c == name).unwrap();
+    let want = [("20", "1"), ("20", "2"), ("400", "1"), ("400", "2")];
+    for (k, r) in rows[1..].iter().enumerate() {
+        assert_eq!(r[0], format!("tiny-{k}"));
+        assert_eq!((r[2], r[3]), want[k], "{csv}");
+        assert_eq!(
+            (r[col("messages")], r[col("delivered")]),
+            ("1", "1"),
+            "{csv}"
+        );
+        assert_eq!(r[col("error")], "", "{csv}");
+        // each run's own outputs, with the value it ran with
+        let j: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(d.join(format!("s/tiny-{k}/run.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(j["topology"]["link"][0]["delay"].to_string(), want[k].0);
+        assert_eq!(j["seed"].to_string(), want[k].1);
+    }
+    // The longer link takes longer, whatever the seed.
+    let cycles = |r: &Vec<&str>| r[col("cycles")].parse::<u64>().unwrap();
+    assert!(cycles(&rows[3]) > cycles(&rows[1]), "{csv}");
+
+    for args in [
+        &["run", "tiny.toml", "--set", "host[h7].rtt_pkts=3"][..],
+        &["sweep", "tiny.toml", "--vary", "host.rtt_pktz=2,3"][..],
+        &["sweep", "tiny.toml", "--seeds", "5..=1"][..],
+    ] {
+        let o = ntsim(args, &d);
+        let (out, err) = text(&o);
+        assert!(!o.status.success(), "{args:?}: {out}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("ntsim: error: "), "{args:?}: {err}");
+        assert!(!err.contains("done at cycle"), "{args:?} ran: {err}");
+    }
+}

@@ -11,6 +11,7 @@ mod net;
 mod net_report;
 mod net_scenarios;
 mod nic_cli;
+mod overrides;
 mod pcap;
 mod ports;
 mod rcomp;

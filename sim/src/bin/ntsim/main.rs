@@ -160,6 +160,10 @@ enum Cmd {
     /// scenario (`--list`): CSV time series, message completion times and slowdowns, SVG
     /// plots and a summary in OUT/<run>.
     Run(nt_sim::net_cli::RunArgs),
+    /// Run a scenario for every combination of settings (`--vary KEY=V1,V2,...`) and seeds
+    /// (`--seeds 1..=8`), several at a time (`--jobs`): each run's outputs in
+    /// OUT/<run>-<k>, and OUT/sweep.csv with one row per run (docs/network.md "Sweeps").
+    Sweep(nt_sim::sweep::SweepArgs),
     /// Fuzz a NIC or the switch on the compiled engine: valid traffic, structured
     /// mutations of it (every malformed class) and random bytes into the target's MAC RX,
     /// checked by an independent checker (counters by reason, messages delivered exactly
@@ -280,6 +284,7 @@ fn run_cli(cli: Cli) -> ExitCode {
         })(),
         Cmd::Switch(a) => nt_sim::switch_cli::main(&a),
         Cmd::Run(a) => nt_sim::net_cli::main(&a),
+        Cmd::Sweep(a) => nt_sim::sweep::main(&a),
         Cmd::Fuzz {
             target,
             frames,
@@ -453,6 +458,7 @@ fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
         engine: None,
         max_cycles: None,
         seed: None,
+        set: vec![],
         vcd: vec![],
         // the receiver's link, both directions
         pcap: vec!["h0-s0:0".into()],
