@@ -1275,3 +1275,40 @@ fn run_set_and_sweep_change_settings_and_tabulate_every_run() {
         assert!(!err.contains("done at cycle"), "{args:?} ran: {err}");
     }
 }
+
+/// `ntsim completions bash` prints a script that bash loads, and that completes the
+/// commands (`sweep` among them) and a command's flags.
+#[test]
+fn completions_load_into_bash_and_complete_commands_and_flags() {
+    let d = tmp("completions");
+    let o = ntsim(&["completions", "bash"], &d);
+    assert!(o.status.success(), "{:?}", text(&o));
+    std::fs::write(d.join("ntsim.bash"), &o.stdout).unwrap();
+    // Complete `ntsim sw` and `ntsim sweep --va` as bash would.
+    let script = "source ./ntsim.bash\n\
+        COMP_WORDS=(ntsim sw); COMP_CWORD=1; _ntsim ntsim sw ntsim; echo \"1:${COMPREPLY[*]}\"\n\
+        COMP_WORDS=(ntsim sweep --va); COMP_CWORD=2; _ntsim ntsim --va sweep; echo \"2:${COMPREPLY[*]}\"\n";
+    let b = Command::new("bash")
+        .args(["-c", script])
+        .current_dir(&d)
+        .output()
+        .expect("run bash");
+    let out = String::from_utf8_lossy(&b.stdout);
+    assert!(
+        b.status.success(),
+        "{out} {}",
+        String::from_utf8_lossy(&b.stderr)
+    );
+    let words = |tag: &str| -> Vec<String> {
+        out.lines()
+            .find_map(|l| l.strip_prefix(tag))
+            .unwrap_or("")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(words("1:"), vec!["switch", "sweep"], "{out}");
+    assert_eq!(words("2:"), vec!["--vary"], "{out}");
+    let o = ntsim(&["completions", "tcsh"], &d);
+    assert!(!o.status.success());
+}

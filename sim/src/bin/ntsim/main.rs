@@ -1,5 +1,5 @@
 //! `ntsim`: the nanoTransport hardware model's command line.
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use nt_sim::runs::{run_block, RunOptions, SIM_BLOCKS};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -187,6 +187,12 @@ enum Cmd {
         #[arg(long, default_value_t = nt_sim::fuzz::OPEN_MSGS)]
         open: usize,
     },
+    /// Print a shell completion script for ntsim's commands and flags: `source <(ntsim
+    /// completions bash)`, or save it where the shell looks (README "Shell completions").
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
 }
 
 /// Stack of the thread that runs a command (address space; pages are touched as used).
@@ -285,6 +291,10 @@ fn run_cli(cli: Cli) -> ExitCode {
         Cmd::Switch(a) => nt_sim::switch_cli::main(&a),
         Cmd::Run(a) => nt_sim::net_cli::main(&a),
         Cmd::Sweep(a) => nt_sim::sweep::main(&a),
+        Cmd::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "ntsim", &mut std::io::stdout());
+            Ok(())
+        }
         Cmd::Fuzz {
             target,
             frames,
