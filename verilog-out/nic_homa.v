@@ -888,271 +888,783 @@ module nic_homa(clock,reset,cfg$mac,cfg$ip,cfg$switch_mac,cfg$rtt_pkts,cfg$timeo
     // Update code
     always @(*) begin
         now$clock = clock;
+    end
+    always @(*) begin
         claim_ip$clock = clock;
+    end
+    always @(*) begin
         claim_peer_port$clock = clock;
+    end
+    always @(*) begin
         claim_local_port$clock = clock;
+    end
+    always @(*) begin
         claim_len$clock = clock;
+    end
+    always @(*) begin
         now$d = now$q;
-        claim_ip$d = claim_ip$q;
-        claim_peer_port$d = claim_peer_port$q;
-        claim_local_port$d = claim_local_port$q;
-        claim_len$d = claim_len$q;
         now$d = now$q + one_64;
         if (reset) begin
             now$d = zero_64;
         end
-        parser$clock = clock;
-        parser$reset = reset;
-        core$clock = clock;
-        core$reset = reset;
-        prog$clock = clock;
-        prog$reset = reset;
-        reasm$clock = clock;
-        reasm$reset = reset;
-        pkt$clock = clock;
-        pkt$reset = reset;
-        pg$clock = clock;
-        pg$reset = reset;
-        arb$clock = clock;
-        arb$reset = reset;
-        dep$clock = clock;
-        dep$reset = reset;
-        stamp$clock = clock;
-        stamp$reset = reset;
-        stamp$rtt_pkts = cfg$rtt_pkts;
-        parser$sink$valid = mac_rx$valid;
-        parser$sink$data = mac_rx$data;
-        parser$sink$last = mac_rx$last;
-        parser$sink$empty = mac_rx$empty;
-        mac_rx$ready = parser$sink$ready;
-        parser$cfg$mac = cfg$mac;
-        parser$cfg$ip = cfg$ip;
-        parser$cfg$protocol = protocol;
-        core$pkt$valid = parser$source$valid;
-        core$pkt$data = parser$source$data;
-        core$pkt$last = parser$source$last;
-        core$pkt$empty = parser$source$empty;
-        core$pkt$hdr = parser$source$hdr;
-        parser$source$ready = core$pkt$ready;
-        reasm$info_req$valid = core$info_req$valid;
-        reasm$info_req$mark_received = core$info_req$mark_received;
-        reasm$info_req$src_ip = core$info_req$src_ip;
-        reasm$info_req$src_port = core$info_req$src_port;
-        reasm$info_req$tx_msg_id = core$info_req$tx_msg_id;
-        reasm$info_req$msg_len = core$info_req$msg_len;
-        reasm$info_req$pkt_offset = core$info_req$pkt_offset;
-        core$info_req$ready = reasm$info_req$ready;
-        core$info_resp$valid = reasm$info_resp$valid;
-        core$info_resp$fail = reasm$info_resp$fail;
-        core$info_resp$rx_msg_id = reasm$info_resp$rx_msg_id;
-        core$info_resp$is_new_msg = reasm$info_resp$is_new_msg;
-        core$info_resp$is_new_pkt = reasm$info_resp$is_new_pkt;
-        core$info_resp$is_last_pkt = reasm$info_resp$is_last_pkt;
-        core$info_resp$ack_no = reasm$info_resp$ack_no;
-        core$info_resp$done = reasm$info_resp$done;
-        reasm$sink$valid = core$data$valid;
-        reasm$sink$data = core$data$data;
-        reasm$sink$last = core$data$last;
-        reasm$sink$remote_ip = core$data$remote_ip;
-        reasm$sink$remote_port = core$data$remote_port;
-        reasm$sink$msg_len = core$data$msg_len;
-        reasm$sink$pkt_offset = core$data$pkt_offset;
-        reasm$sink$local_port = core$data$local_port;
-        reasm$sink$rx_msg_id = core$data$rx_msg_id;
-        reasm$sink$tx_msg_id = core$data$tx_msg_id;
-        core$data$ready = reasm$sink$ready;
-        prog$info$valid = core$info$valid;
-        prog$info$info = core$info$info;
-        core$info$ready = prog$info$ready;
+    end
+    always @(*) begin
+        claim_ip$d = claim_ip$q;
         if (core$info$valid & prog$info$ready) begin
             claim_ip$d = core$info$info[16+:32];
+        end
+    end
+    always @(*) begin
+        claim_peer_port$d = claim_peer_port$q;
+        if (core$info$valid & prog$info$ready) begin
             claim_peer_port$d = core$info$info[48+:16];
+        end
+    end
+    always @(*) begin
+        claim_local_port$d = claim_local_port$q;
+        if (core$info$valid & prog$info$ready) begin
             claim_local_port$d = core$info$info[64+:16];
+        end
+    end
+    always @(*) begin
+        claim_len$d = claim_len$q;
+        if (core$info$valid & prog$info$ready) begin
             claim_len$d = core$info$info[96+:16];
         end
+    end
+    always @(*) begin
+        parser$clock = clock;
+    end
+    always @(*) begin
+        parser$reset = reset;
+    end
+    always @(*) begin
+        core$clock = clock;
+    end
+    always @(*) begin
+        core$reset = reset;
+    end
+    always @(*) begin
+        prog$clock = clock;
+    end
+    always @(*) begin
+        prog$reset = reset;
+    end
+    always @(*) begin
+        reasm$clock = clock;
+    end
+    always @(*) begin
+        reasm$reset = reset;
+    end
+    always @(*) begin
+        pkt$clock = clock;
+    end
+    always @(*) begin
+        pkt$reset = reset;
+    end
+    always @(*) begin
+        pg$clock = clock;
+    end
+    always @(*) begin
+        pg$reset = reset;
+    end
+    always @(*) begin
+        arb$clock = clock;
+    end
+    always @(*) begin
+        arb$reset = reset;
+    end
+    always @(*) begin
+        dep$clock = clock;
+    end
+    always @(*) begin
+        dep$reset = reset;
+    end
+    always @(*) begin
+        stamp$clock = clock;
+    end
+    always @(*) begin
+        stamp$reset = reset;
+    end
+    always @(*) begin
+        stamp$rtt_pkts = cfg$rtt_pkts;
+    end
+    always @(*) begin
+        parser$sink$valid = mac_rx$valid;
+    end
+    always @(*) begin
+        parser$sink$data = mac_rx$data;
+    end
+    always @(*) begin
+        parser$sink$last = mac_rx$last;
+    end
+    always @(*) begin
+        parser$sink$empty = mac_rx$empty;
+    end
+    always @(*) begin
+        mac_rx$ready = parser$sink$ready;
+    end
+    always @(*) begin
+        parser$cfg$mac = cfg$mac;
+    end
+    always @(*) begin
+        parser$cfg$ip = cfg$ip;
+        parser$cfg$protocol = protocol;
+    end
+    always @(*) begin
+        core$pkt$valid = parser$source$valid;
+    end
+    always @(*) begin
+        core$pkt$data = parser$source$data;
+    end
+    always @(*) begin
+        core$pkt$last = parser$source$last;
+    end
+    always @(*) begin
+        core$pkt$empty = parser$source$empty;
+    end
+    always @(*) begin
+        core$pkt$hdr = parser$source$hdr;
+    end
+    always @(*) begin
+        parser$source$ready = core$pkt$ready;
+    end
+    always @(*) begin
+        reasm$info_req$valid = core$info_req$valid;
+    end
+    always @(*) begin
+        reasm$info_req$mark_received = core$info_req$mark_received;
+    end
+    always @(*) begin
+        reasm$info_req$src_ip = core$info_req$src_ip;
+    end
+    always @(*) begin
+        reasm$info_req$src_port = core$info_req$src_port;
+    end
+    always @(*) begin
+        reasm$info_req$tx_msg_id = core$info_req$tx_msg_id;
+    end
+    always @(*) begin
+        reasm$info_req$msg_len = core$info_req$msg_len;
+    end
+    always @(*) begin
+        reasm$info_req$pkt_offset = core$info_req$pkt_offset;
+    end
+    always @(*) begin
+        core$info_req$ready = reasm$info_req$ready;
+    end
+    always @(*) begin
+        core$info_resp$valid = reasm$info_resp$valid;
+    end
+    always @(*) begin
+        core$info_resp$fail = reasm$info_resp$fail;
+    end
+    always @(*) begin
+        core$info_resp$rx_msg_id = reasm$info_resp$rx_msg_id;
+    end
+    always @(*) begin
+        core$info_resp$is_new_msg = reasm$info_resp$is_new_msg;
+    end
+    always @(*) begin
+        core$info_resp$is_new_pkt = reasm$info_resp$is_new_pkt;
+    end
+    always @(*) begin
+        core$info_resp$is_last_pkt = reasm$info_resp$is_last_pkt;
+    end
+    always @(*) begin
+        core$info_resp$ack_no = reasm$info_resp$ack_no;
+    end
+    always @(*) begin
+        core$info_resp$done = reasm$info_resp$done;
+    end
+    always @(*) begin
+        reasm$sink$valid = core$data$valid;
+    end
+    always @(*) begin
+        reasm$sink$data = core$data$data;
+    end
+    always @(*) begin
+        reasm$sink$last = core$data$last;
+    end
+    always @(*) begin
+        reasm$sink$remote_ip = core$data$remote_ip;
+    end
+    always @(*) begin
+        reasm$sink$remote_port = core$data$remote_port;
+    end
+    always @(*) begin
+        reasm$sink$msg_len = core$data$msg_len;
+    end
+    always @(*) begin
+        reasm$sink$pkt_offset = core$data$pkt_offset;
+    end
+    always @(*) begin
+        reasm$sink$local_port = core$data$local_port;
+    end
+    always @(*) begin
+        reasm$sink$rx_msg_id = core$data$rx_msg_id;
+    end
+    always @(*) begin
+        reasm$sink$tx_msg_id = core$data$tx_msg_id;
+    end
+    always @(*) begin
+        core$data$ready = reasm$sink$ready;
+    end
+    always @(*) begin
+        prog$info$valid = core$info$valid;
+    end
+    always @(*) begin
+        prog$info$info = core$info$info;
+    end
+    always @(*) begin
+        core$info$ready = prog$info$ready;
+    end
+    always @(*) begin
         prog$cfg$rtt_pkts = cfg$rtt_pkts;
+    end
+    always @(*) begin
         prog$freed$valid = reasm$stat$freed_valid;
+    end
+    always @(*) begin
         prog$freed$id = reasm$stat$freed_id;
+    end
+    always @(*) begin
         pkt$delivered$valid = prog$delivered$valid;
+    end
+    always @(*) begin
         pkt$delivered$tx_msg_id = prog$delivered$tx_msg_id;
+    end
+    always @(*) begin
         pkt$delivered$ack_bitmap = prog$delivered$ack_bitmap;
+    end
+    always @(*) begin
         pkt$delivered$below_flag = prog$delivered$below_flag;
+    end
+    always @(*) begin
         pkt$delivered$below = prog$delivered$below;
+    end
+    always @(*) begin
         pkt$delivered$peer_ip = claim_ip$q;
+    end
+    always @(*) begin
         pkt$delivered$peer_port = claim_peer_port$q;
+    end
+    always @(*) begin
         pkt$delivered$local_port = claim_local_port$q;
+    end
+    always @(*) begin
         pkt$delivered$msg_len = claim_len$q;
+    end
+    always @(*) begin
         pkt$credit$peer_ip = claim_ip$q;
+    end
+    always @(*) begin
         pkt$credit$peer_port = claim_peer_port$q;
+    end
+    always @(*) begin
         pkt$credit$local_port = claim_local_port$q;
+    end
+    always @(*) begin
         pkt$credit$msg_len = claim_len$q;
+    end
+    always @(*) begin
         prog$delivered$ready = pkt$delivered$ready;
+    end
+    always @(*) begin
         pkt$credit$valid = prog$credit$valid;
+    end
+    always @(*) begin
         pkt$credit$tx_msg_id = prog$credit$tx_msg_id;
+    end
+    always @(*) begin
         pkt$credit$rtx_flag = prog$credit$rtx_flag;
+    end
+    always @(*) begin
         pkt$credit$rtx_bitmap = prog$credit$rtx_bitmap;
+    end
+    always @(*) begin
         pkt$credit$credit_flag = prog$credit$credit_flag;
+    end
+    always @(*) begin
         pkt$credit$new_credit = prog$credit$new_credit;
+    end
+    always @(*) begin
         pkt$credit$allow_tx = prog$credit$allow_tx;
+    end
+    always @(*) begin
         pkt$credit$rank_flag = prog$credit$rank_flag;
+    end
+    always @(*) begin
         pkt$credit$new_rank = prog$credit$new_rank;
+    end
+    always @(*) begin
         prog$credit$ready = pkt$credit$ready;
+    end
+    always @(*) begin
         pg$event$valid = prog$ctrl$valid;
+    end
+    always @(*) begin
         pg$event$flags = prog$ctrl$flags;
+    end
+    always @(*) begin
         pg$event$rx_id = prog$ctrl$rx_id;
+    end
+    always @(*) begin
         pg$event$dst_ip = prog$ctrl$dst_ip;
+    end
+    always @(*) begin
         pg$event$dst_port = prog$ctrl$dst_port;
+    end
+    always @(*) begin
         pg$event$src_port = prog$ctrl$src_port;
+    end
+    always @(*) begin
         pg$event$tx_msg_id = prog$ctrl$tx_msg_id;
+    end
+    always @(*) begin
         pg$event$msg_len = prog$ctrl$msg_len;
+    end
+    always @(*) begin
         pg$event$pkt_offset = prog$ctrl$pkt_offset;
+    end
+    always @(*) begin
         pg$event$pull_grant = prog$ctrl$pull_grant;
+    end
+    always @(*) begin
         pg$event$grant_prio = prog$ctrl$grant_prio;
+    end
+    always @(*) begin
         prog$ctrl$ready = pg$event$ready;
+    end
+    always @(*) begin
         reasm$now = now$q;
+    end
+    always @(*) begin
         reasm$cfg$timeout = cfg$rx_timeout;
+    end
+    always @(*) begin
         reasm$cfg$conflict_idle = cfg$timeout + cfg$timeout;
+    end
+    always @(*) begin
         app_rx$valid = reasm$source$valid;
+    end
+    always @(*) begin
         app_rx$data = reasm$source$data;
+    end
+    always @(*) begin
         app_rx$last = reasm$source$last;
+    end
+    always @(*) begin
         app_rx$local_port = reasm$source$local_port;
+    end
+    always @(*) begin
         reasm$source$ready = app_rx$ready;
+    end
+    always @(*) begin
         pkt$now = now$q;
+    end
+    always @(*) begin
         pkt$cfg$rtt_pkts = cfg$rtt_pkts;
+    end
+    always @(*) begin
         pkt$cfg$timeout = cfg$timeout;
+    end
+    always @(*) begin
         pkt$cfg$max_timeouts = cfg$max_retries;
+    end
+    always @(*) begin
         gap_a = 32'(cfg$rx_timeout[7+:25]) + 32'(cfg$rx_timeout[13+:19]);
+    end
+    always @(*) begin
         gap_b = 32'(cfg$rx_timeout[14+:18]) + three_32;
+    end
+    always @(*) begin
         pkt$cfg$reuse_gap = gap_a + gap_b;
+    end
+    always @(*) begin
         pkt$app$valid = app_tx$valid;
+    end
+    always @(*) begin
         pkt$app$data = app_tx$data;
+    end
+    always @(*) begin
         pkt$app$last = app_tx$last;
+    end
+    always @(*) begin
         pkt$app$src_port = app_tx$src_port;
+    end
+    always @(*) begin
         app_tx$ready = pkt$app$ready;
+    end
+    always @(*) begin
         app_tx$alloc = pkt$app$alloc;
+    end
+    always @(*) begin
         app_tx$id = pkt$app$id;
+    end
+    always @(*) begin
         trace$record = prog$info$valid & prog$info$ready;
+    end
+    always @(*) begin
         trace$record_info = prog$info$info;
+    end
+    always @(*) begin
         trace$ctrl = prog$ctrl$valid & prog$ctrl$ready;
+    end
+    always @(*) begin
         trace$ctrl_flags = prog$ctrl$flags;
+    end
+    always @(*) begin
         trace$ctrl_rx_id = 16'(prog$ctrl$rx_id);
+    end
+    always @(*) begin
         trace$ctrl_dst_ip = prog$ctrl$dst_ip;
+    end
+    always @(*) begin
         trace$ctrl_dst_port = prog$ctrl$dst_port;
+    end
+    always @(*) begin
         trace$ctrl_src_port = prog$ctrl$src_port;
+    end
+    always @(*) begin
         trace$ctrl_tx_msg_id = prog$ctrl$tx_msg_id;
+    end
+    always @(*) begin
         trace$ctrl_msg_len = prog$ctrl$msg_len;
+    end
+    always @(*) begin
         trace$ctrl_pkt_offset = prog$ctrl$pkt_offset;
+    end
+    always @(*) begin
         trace$ctrl_pull_grant = prog$ctrl$pull_grant;
+    end
+    always @(*) begin
         trace$ctrl_grant_prio = prog$ctrl$grant_prio;
+    end
+    always @(*) begin
         trace$freed = reasm$stat$freed_valid;
+    end
+    always @(*) begin
         trace$freed_id = reasm$stat$freed_id;
+    end
+    always @(*) begin
         trace$credit_set = prog$credit$valid & prog$credit$ready & prog$credit$credit_flag;
+    end
+    always @(*) begin
         trace$credit_id = prog$credit$tx_msg_id;
+    end
+    always @(*) begin
         trace$credit = prog$credit$new_credit;
+    end
+    always @(*) begin
         trace$acked = prog$delivered$valid & prog$delivered$ready & prog$delivered$below_flag;
+    end
+    always @(*) begin
         trace$acked_id = prog$delivered$tx_msg_id;
+    end
+    always @(*) begin
         trace$acked_below = prog$delivered$below;
+    end
+    always @(*) begin
         status$valid = pkt$status$valid;
+    end
+    always @(*) begin
         status$tx_msg_id = pkt$status$tx_msg_id;
+    end
+    always @(*) begin
         status$code = pkt$status$code;
+    end
+    always @(*) begin
         pkt$status$ready = status$ready;
         pg$cfg$pace = pace;
+    end
+    always @(*) begin
         pg$cfg$gap = cfg$pull_gap;
+    end
+    always @(*) begin
         pg$cfg$pace_nacks = cfg$pace_nacks;
+    end
+    always @(*) begin
         pg$cfg$rtt_pkts = cfg$rtt_pkts;
+    end
+    always @(*) begin
         arb$data$valid = pkt$source$valid;
+    end
+    always @(*) begin
         arb$data$data = pkt$source$data;
+    end
+    always @(*) begin
         arb$data$last = pkt$source$last;
+    end
+    always @(*) begin
         arb$data$remote_ip = pkt$source$remote_ip;
+    end
+    always @(*) begin
         arb$data$remote_port = pkt$source$remote_port;
+    end
+    always @(*) begin
         arb$data$msg_len = pkt$source$msg_len;
+    end
+    always @(*) begin
         arb$data$pkt_offset = pkt$source$pkt_offset;
+    end
+    always @(*) begin
         arb$data$local_port = pkt$source$local_port;
+    end
+    always @(*) begin
         arb$data$tx_msg_id = pkt$source$tx_msg_id;
+    end
+    always @(*) begin
         arb$data$credit = pkt$source$credit;
+    end
+    always @(*) begin
         arb$data$rank = pkt$source$rank;
+    end
+    always @(*) begin
         arb$data$flags = pkt$source$flags;
+    end
+    always @(*) begin
         arb$data$is_new_msg = pkt$source$is_new_msg;
+    end
+    always @(*) begin
         arb$data$is_rtx = pkt$source$is_rtx;
+    end
+    always @(*) begin
         pkt$source$ready = arb$data$ready;
+    end
+    always @(*) begin
         arb$ctrl$valid = pg$source$valid;
+    end
+    always @(*) begin
         arb$ctrl$data = pg$source$data;
+    end
+    always @(*) begin
         arb$ctrl$last = pg$source$last;
+    end
+    always @(*) begin
         arb$ctrl$remote_ip = pg$source$remote_ip;
+    end
+    always @(*) begin
         arb$ctrl$remote_port = pg$source$remote_port;
+    end
+    always @(*) begin
         arb$ctrl$msg_len = pg$source$msg_len;
+    end
+    always @(*) begin
         arb$ctrl$pkt_offset = pg$source$pkt_offset;
+    end
+    always @(*) begin
         arb$ctrl$local_port = pg$source$local_port;
+    end
+    always @(*) begin
         arb$ctrl$tx_msg_id = pg$source$tx_msg_id;
+    end
+    always @(*) begin
         arb$ctrl$credit = pg$source$credit;
+    end
+    always @(*) begin
         arb$ctrl$rank = pg$source$rank;
+    end
+    always @(*) begin
         arb$ctrl$flags = pg$source$flags;
+    end
+    always @(*) begin
         arb$ctrl$is_new_msg = pg$source$is_new_msg;
+    end
+    always @(*) begin
         arb$ctrl$is_rtx = pg$source$is_rtx;
+    end
+    always @(*) begin
         pg$source$ready = arb$ctrl$ready;
+    end
+    always @(*) begin
         dep$sink$valid = arb$source$valid;
+    end
+    always @(*) begin
         dep$sink$data = arb$source$data;
+    end
+    always @(*) begin
         dep$sink$last = arb$source$last;
+    end
+    always @(*) begin
         dep$sink$remote_ip = arb$source$remote_ip;
+    end
+    always @(*) begin
         dep$sink$remote_port = arb$source$remote_port;
+    end
+    always @(*) begin
         dep$sink$msg_len = arb$source$msg_len;
+    end
+    always @(*) begin
         dep$sink$pkt_offset = arb$source$pkt_offset;
+    end
+    always @(*) begin
         dep$sink$local_port = arb$source$local_port;
+    end
+    always @(*) begin
         dep$sink$tx_msg_id = arb$source$tx_msg_id;
+    end
+    always @(*) begin
         dep$sink$credit = arb$source$credit;
+    end
+    always @(*) begin
         dep$sink$rank = arb$source$rank;
+    end
+    always @(*) begin
         dep$sink$flags = arb$source$flags;
+    end
+    always @(*) begin
         dep$sink$is_new_msg = arb$source$is_new_msg;
+    end
+    always @(*) begin
         dep$sink$is_rtx = arb$source$is_rtx;
+    end
+    always @(*) begin
         arb$source$ready = dep$sink$ready;
+    end
+    always @(*) begin
         dep$cfg$mac = cfg$mac;
+    end
+    always @(*) begin
         dep$cfg$ip = cfg$ip;
+    end
+    always @(*) begin
         dep$cfg$switch_mac = cfg$switch_mac;
         dep$cfg$protocol = protocol;
+    end
+    always @(*) begin
         stamp$sink$valid = dep$source$valid;
+    end
+    always @(*) begin
         stamp$sink$data = dep$source$data;
+    end
+    always @(*) begin
         stamp$sink$last = dep$source$last;
+    end
+    always @(*) begin
         stamp$sink$empty = dep$source$empty;
+    end
+    always @(*) begin
         dep$source$ready = stamp$sink$ready;
+    end
+    always @(*) begin
         mac_tx$valid = stamp$source$valid;
+    end
+    always @(*) begin
         mac_tx$data = stamp$source$data;
+    end
+    always @(*) begin
         mac_tx$last = stamp$source$last;
+    end
+    always @(*) begin
         mac_tx$empty = stamp$source$empty;
+    end
+    always @(*) begin
         stamp$source$ready = mac_tx$ready;
+    end
+    always @(*) begin
         stat$rx_frames = parser$stat$frames;
+    end
+    always @(*) begin
         stat$rx_passed = parser$stat$passed;
+    end
+    always @(*) begin
         stat$rx_data = core$stat$data_pkts;
+    end
+    always @(*) begin
         stat$rx_ctrl = core$stat$ctrl_pkts;
+    end
+    always @(*) begin
         stat$rx_trimmed = core$stat$trimmed;
+    end
+    always @(*) begin
         stat$rx_lookup_fail = core$stat$drop_fail;
+    end
+    always @(*) begin
         stat$rx_late_dups = core$stat$late_dups;
+    end
+    always @(*) begin
         stat$rx_delivered = reasm$stat$delivered;
+    end
+    always @(*) begin
         stat$rx_timeouts = reasm$stat$timeouts;
+    end
+    always @(*) begin
         stat$tx_data = pkt$stat$sent;
+    end
+    always @(*) begin
         stat$tx_retransmitted = pkt$stat$retransmitted;
+    end
+    always @(*) begin
         stat$tx_probes = pkt$stat$probes;
+    end
+    always @(*) begin
         stat$tx_ctrl = pg$stat$packets;
+    end
+    always @(*) begin
         stat$tx_completed = pkt$stat$completed;
+    end
+    always @(*) begin
         stat$tx_given_up = pkt$stat$given_up;
+    end
+    always @(*) begin
         stat$tx_nacks_paced = pg$stat$nacks_paced;
+    end
+    always @(*) begin
         stat$tx_nacks_unpaced = pg$stat$nacks_unpaced;
+    end
+    always @(*) begin
         stat$tx_frames = dep$packets;
+    end
+    always @(*) begin
         stat$pulls_queued = 8'(pg$pulls_queued);
+    end
+    always @(*) begin
         stat$rx_drop_overflow = parser$stat$drop_overflow;
+    end
+    always @(*) begin
         stat$rx_drop_too_long = parser$stat$drop_too_long;
+    end
+    always @(*) begin
         stat$rx_drop_truncated = parser$stat$drop_truncated;
+    end
+    always @(*) begin
         stat$rx_drop_not_ipv4 = parser$stat$drop_not_ipv4;
+    end
+    always @(*) begin
         stat$rx_drop_bad_ip_header = parser$stat$drop_bad_ip_header;
+    end
+    always @(*) begin
         stat$rx_drop_bad_length = parser$stat$drop_bad_length;
+    end
+    always @(*) begin
         stat$rx_drop_bad_checksum = parser$stat$drop_bad_checksum;
+    end
+    always @(*) begin
         stat$rx_drop_not_for_us = parser$stat$drop_not_for_us;
+    end
+    always @(*) begin
         stat$rx_drop_bad_protocol = parser$stat$drop_bad_protocol;
+    end
+    always @(*) begin
         stat$rx_drop_bad_transport = parser$stat$drop_bad_transport;
+    end
+    always @(*) begin
         stat$rx_no_buffer = reasm$stat$alloc_fail;
+    end
+    always @(*) begin
         stat$rx_bad_request = reasm$stat$bad_req;
+    end
+    always @(*) begin
         stat$rx_len_conflicts = reasm$stat$len_conflicts;
+    end
+    always @(*) begin
         stat$tx_ctrl_stale = pkt$stat$bad_events;
+    end
+    always @(*) begin
         stat$tx_ctrl_bad_peer = pkt$stat$bad_peer;
+    end
+    always @(*) begin
         stat$tx_ctrl_bad_offset = pkt$stat$bad_offset;
     end
     
@@ -1236,17 +1748,25 @@ module nic_homa$arb(clock,reset,ctrl$valid,ctrl$ready,ctrl$data,ctrl$last,ctrl$r
     // Update code
     always @(*) begin
         busy$clock = clock;
+    end
+    always @(*) begin
         busy_ctrl$clock = clock;
-        busy$d = busy$q;
-        busy_ctrl$d = busy_ctrl$q;
+    end
+    always @(*) begin
         if (busy$q) begin
             pick_ctrl = busy_ctrl$q;
         end
         else begin
             pick_ctrl = ctrl$valid;
         end
+    end
+    always @(*) begin
         ctrl$ready = pick_ctrl & source$ready & ~reset;
+    end
+    always @(*) begin
         data$ready = ~pick_ctrl & source$ready & ~reset;
+    end
+    always @(*) begin
         if (pick_ctrl) begin
             source$valid = ctrl$valid & ~reset;
             source$data = ctrl$data;
@@ -1279,12 +1799,20 @@ module nic_homa$arb(clock,reset,ctrl$valid,ctrl$ready,ctrl$data,ctrl$last,ctrl$r
             source$is_new_msg = data$is_new_msg;
             source$is_rtx = data$is_rtx;
         end
+    end
+    always @(*) begin
+        busy$d = busy$q;
         if (source$valid & source$ready) begin
             busy$d = ~source$last;
-            busy_ctrl$d = pick_ctrl;
         end
         if (reset) begin
             busy$d = 1'b0;
+        end
+    end
+    always @(*) begin
+        busy_ctrl$d = busy_ctrl$q;
+        if (source$valid & source$ready) begin
+            busy_ctrl$d = pick_ctrl;
         end
     end
     
@@ -1665,42 +2193,82 @@ module nic_homa$core(clock,reset,pkt$valid,pkt$ready,pkt$data,pkt$last,pkt$empty
     // Update code
     always @(*) begin
         in_frame$clock = clock;
+    end
+    always @(*) begin
         cur_data$clock = clock;
+    end
+    always @(*) begin
         out_in_frame$clock = clock;
+    end
+    always @(*) begin
         rq_v$clock = clock;
+    end
+    always @(*) begin
         rq$clock = clock;
+    end
+    always @(*) begin
         s1_v$clock = clock;
+    end
+    always @(*) begin
         s1$clock = clock;
+    end
+    always @(*) begin
         s2_v$clock = clock;
+    end
+    always @(*) begin
         s2$clock = clock;
+    end
+    always @(*) begin
         cnt_data$clock = clock;
+    end
+    always @(*) begin
         cnt_ctrl$clock = clock;
+    end
+    always @(*) begin
         cnt_fwd$clock = clock;
+    end
+    always @(*) begin
         cnt_fail$clock = clock;
+    end
+    always @(*) begin
         cnt_trim$clock = clock;
+    end
+    always @(*) begin
         cnt_late$clock = clock;
-        in_frame$d = in_frame$q;
-        cur_data$d = cur_data$q;
-        out_in_frame$d = out_in_frame$q;
-        rq_v$d = rq_v$q;
-        rq$d = rq$q;
-        s1_v$d = s1_v$q;
-        s1$d = s1$q;
+    end
+    always @(*) begin
         s2_v$d = s2_v$q;
+        s2_v$d = s1_v$q;
+        if (reset) begin
+            s2_v$d = 1'b0;
+        end
+    end
+    always @(*) begin
         s2$d = s2$q;
-        cnt_data$d = cnt_data$q;
-        cnt_ctrl$d = cnt_ctrl$q;
-        cnt_fwd$d = cnt_fwd$q;
-        cnt_fail$d = cnt_fail$q;
-        cnt_trim$d = cnt_trim$q;
-        cnt_late$d = cnt_late$q;
+        s2$d = s1$q;
+    end
+    always @(*) begin
         words$clock = clock;
+    end
+    always @(*) begin
         words$reset = reset;
+    end
+    always @(*) begin
         verdicts$clock = clock;
+    end
+    always @(*) begin
         verdicts$reset = reset;
+    end
+    always @(*) begin
         infos$clock = clock;
+    end
+    always @(*) begin
         infos$reset = reset;
+    end
+    always @(*) begin
         h = pkt$hdr;
+    end
+    always @(*) begin
         hi = zero_info;
         hi[0+:8] = h[120+:8];
         hi[8+:8] = h[112+:8];
@@ -1713,8 +2281,14 @@ module nic_homa$core(clock,reset,pkt$valid,pkt$ready,pkt$data,pkt$last,pkt$empty
         hi[120+:16] = h[184+:16];
         hi[136+:8] = h[200+:8];
         hi[144+:72] = h[248+:72];
+    end
+    always @(*) begin
         is_data = (h[120+:8] & flag_data) != zero_8;
+    end
+    always @(*) begin
         first = ~in_frame$q;
+    end
+    always @(*) begin
         first_ok = 1'b0;
         if (is_data) begin
             first_ok = ~rq_v$q & (infos$count < room_4) & (verdicts$count < room_4) & (words$count != full_words);
@@ -1722,22 +2296,36 @@ module nic_homa$core(clock,reset,pkt$valid,pkt$ready,pkt$data,pkt$last,pkt$empty
         else begin
             first_ok = ~rq_v$q & ~s1_v$q & ~s2_v$q & (infos$count < room_4);
         end
+    end
+    always @(*) begin
         if (first) begin
             pkt$ready = first_ok & ~reset;
         end
         else begin
             pkt$ready = (~cur_data$q | (words$count != full_words)) & ~reset;
         end
+    end
+    always @(*) begin
         beat = pkt$valid & pkt$ready;
+    end
+    always @(*) begin
+        in_frame$d = in_frame$q;
+        cur_data$d = cur_data$q;
         if (beat) begin
             in_frame$d = ~pkt$last;
             if (first) begin
                 cur_data$d = is_data;
             end
         end
+        if (reset) begin
+            in_frame$d = 1'b0;
+        end
+        if (reset) begin
+            cur_data$d = 1'b0;
+        end
+    end
+    always @(*) begin
         words$push = 1'b0;
-        words$push_data[0+:64] = pkt$data;
-        words$push_data[64+:1] = pkt$last;
         if (beat) begin
             if (first) begin
                 words$push = is_data;
@@ -1746,22 +2334,56 @@ module nic_homa$core(clock,reset,pkt$valid,pkt$ready,pkt$data,pkt$last,pkt$empty
                 words$push = cur_data$q;
             end
         end
+    end
+    always @(*) begin
+        words$push_data[0+:64] = pkt$data;
+        words$push_data[64+:1] = pkt$last;
+    end
+    always @(*) begin
         new_req = beat & first & is_data;
+    end
+    always @(*) begin
         if (rq_v$q) begin
             req = rq$q;
         end
         else begin
             req = hi;
         end
+    end
+    always @(*) begin
+        s1$d = s1$q;
+        s1$d = req;
+    end
+    always @(*) begin
         info_req$valid = rq_v$q | new_req;
+    end
+    always @(*) begin
         is_chop = (req[0+:8] & flag_chop) != zero_8;
+    end
+    always @(*) begin
         info_req$mark_received = ~is_chop;
+    end
+    always @(*) begin
         info_req$src_ip = req[16+:32];
+    end
+    always @(*) begin
         info_req$src_port = req[48+:16];
+    end
+    always @(*) begin
         info_req$tx_msg_id = req[80+:16];
+    end
+    always @(*) begin
         info_req$msg_len = req[96+:16];
+    end
+    always @(*) begin
         info_req$pkt_offset = req[112+:8];
+    end
+    always @(*) begin
         req_go = info_req$valid & info_req$ready;
+    end
+    always @(*) begin
+        rq_v$d = rq_v$q;
+        rq$d = rq$q;
         if (req_go) begin
             rq_v$d = 1'b0;
         end
@@ -1769,10 +2391,18 @@ module nic_homa$core(clock,reset,pkt$valid,pkt$ready,pkt$data,pkt$last,pkt$empty
             rq_v$d = 1'b1;
             rq$d = hi;
         end
+        if (reset) begin
+            rq_v$d = 1'b0;
+        end
+    end
+    always @(*) begin
+        s1_v$d = s1_v$q;
         s1_v$d = req_go;
-        s1$d = req;
-        s2_v$d = s1_v$q;
-        s2$d = s1$q;
+        if (reset) begin
+            s1_v$d = 1'b0;
+        end
+    end
+    always @(*) begin
         rec = s2$q;
         rec[216+:1] = info_resp$fail;
         rec[217+:16] = info_resp$rx_msg_id;
@@ -1780,17 +2410,16 @@ module nic_homa$core(clock,reset,pkt$valid,pkt$ready,pkt$data,pkt$last,pkt$empty
         rec[234+:1] = info_resp$is_new_pkt;
         rec[235+:1] = info_resp$is_last_pkt;
         rec[236+:9] = info_resp$ack_no;
+    end
+    always @(*) begin
         s2_chop = (s2$q[0+:8] & flag_chop) != zero_8;
-        v[0+:1] = ~info_resp$fail & ~s2_chop & ~info_resp$done;
-        v[1+:16] = info_resp$rx_msg_id;
-        v[17+:32] = s2$q[16+:32];
-        v[49+:16] = s2$q[48+:16];
-        v[65+:16] = s2$q[96+:16];
-        v[81+:8] = s2$q[112+:8];
-        v[89+:16] = s2$q[64+:16];
-        v[105+:16] = s2$q[80+:16];
-        verdicts$push = info_resp$valid;
-        verdicts$push_data = v;
+    end
+    always @(*) begin
+        cnt_data$d = cnt_data$q;
+        cnt_ctrl$d = cnt_ctrl$q;
+        cnt_fail$d = cnt_fail$q;
+        cnt_trim$d = cnt_trim$q;
+        cnt_late$d = cnt_late$q;
         infos$push = 1'b0;
         infos$push_data = rec;
         if (info_resp$valid) begin
@@ -1811,30 +2440,97 @@ module nic_homa$core(clock,reset,pkt$valid,pkt$ready,pkt$data,pkt$last,pkt$empty
             infos$push_data = hi;
             cnt_ctrl$d = cnt_ctrl$q + one_32;
         end
+        if (reset) begin
+            cnt_data$d = zero_32;
+        end
+        if (reset) begin
+            cnt_ctrl$d = zero_32;
+        end
+        if (reset) begin
+            cnt_fail$d = zero_32;
+        end
+        if (reset) begin
+            cnt_trim$d = zero_32;
+        end
+        if (reset) begin
+            cnt_late$d = zero_32;
+        end
+    end
+    always @(*) begin
+        v[0+:1] = ~info_resp$fail & ~s2_chop & ~info_resp$done;
+        v[1+:16] = info_resp$rx_msg_id;
+        v[17+:32] = s2$q[16+:32];
+        v[49+:16] = s2$q[48+:16];
+        v[65+:16] = s2$q[96+:16];
+        v[81+:8] = s2$q[112+:8];
+        v[89+:16] = s2$q[64+:16];
+        v[105+:16] = s2$q[80+:16];
+    end
+    always @(*) begin
+        verdicts$push = info_resp$valid;
+    end
+    always @(*) begin
+        verdicts$push_data = v;
+    end
+    always @(*) begin
         info$valid = infos$nonempty & ~reset;
+    end
+    always @(*) begin
         info$info = zero_info;
         if (infos$nonempty) begin
             info$info = infos$head;
         end
+    end
+    always @(*) begin
         infos$pop = infos$nonempty & info$ready;
+    end
+    always @(*) begin
         can_out = words$nonempty & verdicts$nonempty;
+    end
+    always @(*) begin
         vh = zero_verdict;
+        if (can_out) begin
+            vh = verdicts$head;
+        end
+    end
+    always @(*) begin
         wh[0+:64] = zero_64;
         wh[64+:1] = 1'b0;
         if (can_out) begin
-            vh = verdicts$head;
             wh = words$head;
         end
+    end
+    always @(*) begin
         data$valid = can_out & vh[0+:1] & ~reset;
+    end
+    always @(*) begin
         data$data = wh[0+:64];
+    end
+    always @(*) begin
         data$last = wh[64+:1];
+    end
+    always @(*) begin
         data$remote_ip = vh[17+:32];
+    end
+    always @(*) begin
         data$remote_port = vh[49+:16];
+    end
+    always @(*) begin
         data$msg_len = vh[65+:16];
+    end
+    always @(*) begin
         data$pkt_offset = vh[81+:8];
+    end
+    always @(*) begin
         data$local_port = vh[89+:16];
+    end
+    always @(*) begin
         data$rx_msg_id = vh[1+:16];
+    end
+    always @(*) begin
         data$tx_msg_id = vh[105+:16];
+    end
+    always @(*) begin
         pop_word = 1'b0;
         if (can_out) begin
             if (vh[0+:1]) begin
@@ -1844,34 +2540,46 @@ module nic_homa$core(clock,reset,pkt$valid,pkt$ready,pkt$data,pkt$last,pkt$empty
                 pop_word = 1'b1;
             end
         end
-        words$pop = pop_word;
-        verdicts$pop = pop_word & wh[64+:1];
+    end
+    always @(*) begin
+        out_in_frame$d = out_in_frame$q;
+        cnt_fwd$d = cnt_fwd$q;
         if (pop_word) begin
             out_in_frame$d = ~wh[64+:1];
             if (~out_in_frame$q & vh[0+:1]) begin
                 cnt_fwd$d = cnt_fwd$q + one_32;
             end
         end
-        stat$data_pkts = cnt_data$q;
-        stat$ctrl_pkts = cnt_ctrl$q;
-        stat$forwarded = cnt_fwd$q;
-        stat$drop_fail = cnt_fail$q;
-        stat$trimmed = cnt_trim$q;
-        stat$late_dups = cnt_late$q;
         if (reset) begin
-            in_frame$d = 1'b0;
-            cur_data$d = 1'b0;
             out_in_frame$d = 1'b0;
-            rq_v$d = 1'b0;
-            s1_v$d = 1'b0;
-            s2_v$d = 1'b0;
-            cnt_data$d = zero_32;
-            cnt_ctrl$d = zero_32;
-            cnt_fwd$d = zero_32;
-            cnt_fail$d = zero_32;
-            cnt_trim$d = zero_32;
-            cnt_late$d = zero_32;
         end
+        if (reset) begin
+            cnt_fwd$d = zero_32;
+        end
+    end
+    always @(*) begin
+        words$pop = pop_word;
+    end
+    always @(*) begin
+        verdicts$pop = pop_word & wh[64+:1];
+    end
+    always @(*) begin
+        stat$data_pkts = cnt_data$q;
+    end
+    always @(*) begin
+        stat$ctrl_pkts = cnt_ctrl$q;
+    end
+    always @(*) begin
+        stat$forwarded = cnt_fwd$q;
+    end
+    always @(*) begin
+        stat$drop_fail = cnt_fail$q;
+    end
+    always @(*) begin
+        stat$trimmed = cnt_trim$q;
+    end
+    always @(*) begin
+        stat$late_dups = cnt_late$q;
     end
     
 endmodule // nic_homa$core
@@ -4250,72 +4958,304 @@ module nic_homa$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
     // Update code
     always @(*) begin
         beats$clock = clock;
+    end
+    always @(*) begin
         ovf$clock = clock;
+    end
+    always @(*) begin
         wp$clock = clock;
+    end
+    always @(*) begin
         cwp$clock = clock;
+    end
+    always @(*) begin
         rp$clock = clock;
+    end
+    always @(*) begin
         used$clock = clock;
+    end
+    always @(*) begin
         cused$clock = clock;
+    end
+    always @(*) begin
         taken$clock = clock;
+    end
+    always @(*) begin
         head_last$clock = clock;
+    end
+    always @(*) begin
         cnt_frames$clock = clock;
+    end
+    always @(*) begin
         cnt_passed$clock = clock;
+    end
+    always @(*) begin
         vq_wp$clock = clock;
+    end
+    always @(*) begin
         vq_rp$clock = clock;
+    end
+    always @(*) begin
         vq_cnt$clock = clock;
+    end
+    always @(*) begin
         vq_fresh$clock = clock;
+    end
+    always @(*) begin
         vq_out_ok$clock = clock;
+    end
+    always @(*) begin
         vq_last_beat$clock = clock;
+    end
+    always @(*) begin
         vq_empty$clock = clock;
+    end
+    always @(*) begin
         hw0$clock = clock;
+    end
+    always @(*) begin
         hw1$clock = clock;
+    end
+    always @(*) begin
         hw2$clock = clock;
+    end
+    always @(*) begin
         hw3$clock = clock;
+    end
+    always @(*) begin
         hw4$clock = clock;
+    end
+    always @(*) begin
         hw5$clock = clock;
+    end
+    always @(*) begin
         hw6$clock = clock;
+    end
+    always @(*) begin
         hw7$clock = clock;
+    end
+    always @(*) begin
         f_mac$clock = clock;
+    end
+    always @(*) begin
         f_ethertype$clock = clock;
+    end
+    always @(*) begin
         f_version$clock = clock;
+    end
+    always @(*) begin
         f_frag$clock = clock;
+    end
+    always @(*) begin
         f_proto$clock = clock;
+    end
+    always @(*) begin
         f_ip_hi$clock = clock;
+    end
+    always @(*) begin
         f_ip_lo$clock = clock;
+    end
+    always @(*) begin
         f_csum$clock = clock;
+    end
+    always @(*) begin
         f_transport$clock = clock;
+    end
+    always @(*) begin
         cs_quad$clock = clock;
+    end
+    always @(*) begin
         cs_acc$clock = clock;
+    end
+    always @(*) begin
         exp_last$clock = clock;
+    end
+    always @(*) begin
         exp_empty$clock = clock;
+    end
+    always @(*) begin
         ip_pay$clock = clock;
+    end
+    always @(*) begin
         t_total$clock = clock;
+    end
+    always @(*) begin
         t_off1$clock = clock;
+    end
+    always @(*) begin
         t_rem$clock = clock;
+    end
+    always @(*) begin
         t_len_ok$clock = clock;
+    end
+    always @(*) begin
         t_flags_ok$clock = clock;
+    end
+    always @(*) begin
         t_flags_zero$clock = clock;
+    end
+    always @(*) begin
         t_pay0$clock = clock;
+    end
+    always @(*) begin
         t_pay1$clock = clock;
+    end
+    always @(*) begin
         t_pay1024$clock = clock;
-        beats$d = beats$q;
-        ovf$d = ovf$q;
-        wp$d = wp$q;
-        cwp$d = cwp$q;
-        rp$d = rp$q;
-        used$d = used$q;
-        cused$d = cused$q;
-        taken$d = taken$q;
-        head_last$d = head_last$q;
-        cnt_frames$d = cnt_frames$q;
-        cnt_passed$d = cnt_passed$q;
-        vq_wp$d = vq_wp$q;
-        vq_rp$d = vq_rp$q;
-        vq_cnt$d = vq_cnt$q;
-        vq_fresh$d = vq_fresh$q;
+    end
+    always @(*) begin
         vq_out_ok$d = vq_out_ok$q;
+        vq_out_ok$d = 1'b1;
+    end
+    always @(*) begin
         vq_last_beat$d = vq_last_beat$q;
+        vq_last_beat$d = beats$q;
+    end
+    always @(*) begin
         vq_empty$d = vq_empty$q;
+        vq_empty$d = sink$empty;
+    end
+    always @(*) begin
+        cnt_drop$0$clock = clock;
+    end
+    always @(*) begin
+        cnt_drop$1$clock = clock;
+    end
+    always @(*) begin
+        cnt_drop$2$clock = clock;
+    end
+    always @(*) begin
+        cnt_drop$3$clock = clock;
+    end
+    always @(*) begin
+        cnt_drop$4$clock = clock;
+    end
+    always @(*) begin
+        cnt_drop$5$clock = clock;
+    end
+    always @(*) begin
+        cnt_drop$6$clock = clock;
+    end
+    always @(*) begin
+        cnt_drop$7$clock = clock;
+    end
+    always @(*) begin
+        cnt_drop$8$clock = clock;
+    end
+    always @(*) begin
+        cnt_drop$9$clock = clock;
+    end
+    always @(*) begin
+        ring$read_clock = clock;
+    end
+    always @(*) begin
+        ring$write_clock = clock;
+    end
+    always @(*) begin
+        vq$read_clock = clock;
+    end
+    always @(*) begin
+        vq$write_clock = clock;
+    end
+    always @(*) begin
+        sink$ready = ~reset;
+    end
+    always @(*) begin
+        word_in = sink$valid & ~reset;
+    end
+    always @(*) begin
+        frame_end = word_in & sink$last;
+    end
+    always @(*) begin
+        full = used$q[32'h9];
+    end
+    always @(*) begin
+        store = word_in & ~full & ~ovf$q & (beats$q < c137_8);
+    end
+    always @(*) begin
+        ring$write_enable = store;
+    end
+    always @(*) begin
+        ring$write_address = wp$q[0+:9];
+    end
+    always @(*) begin
+        ring$write_data = sink$data;
+    end
+    always @(*) begin
+        wp_next = wp$q;
+        if (store) begin
+            wp_next = wp$q + one_10;
+        end
+    end
+    always @(*) begin
+        pair_hi = 17'(sink$data[48+:16]) + 17'(sink$data[32+:16]);
+    end
+    always @(*) begin
+        pair_lo = 17'(sink$data[16+:16]) + 17'(sink$data[0+:16]);
+    end
+    always @(*) begin
+        quad = 18'(pair_hi) + 18'(pair_lo);
+    end
+    always @(*) begin
+        fold1 = 17'(cs_acc$q[0+:16]) + 17'(cs_acc$q[16+:4]);
+    end
+    always @(*) begin
+        fold2 = 17'(cs_acc$q[0+:16]) + 17'(cs_acc$q[16+:1]);
+    end
+    always @(*) begin
+        ip_len = hw2$q[48+:16];
+    end
+    always @(*) begin
+        ip_len13 = ip_len + c13_16;
+    end
+    always @(*) begin
+        msg_len_in = (16'(hw4$q[0+:8]) << sh8) | 16'(sink$data[56+:8]);
+    end
+    always @(*) begin
+        off_in = sink$data[48+:8];
+    end
+    always @(*) begin
+        total_in = 8'(msg_len_in[10+:6]);
+        if (msg_len_in[0+:10] != zero_low10) begin
+            total_in = 8'(msg_len_in[10+:6]) + one_8;
+        end
+    end
+    always @(*) begin
+        flags = hw4$q[40+:8];
+    end
+    always @(*) begin
+        off = hw5$q[48+:8];
+    end
+    always @(*) begin
+        transport_ok = t_flags_ok$q & t_len_ok$q;
+        if (flags[32'h0]) begin
+            if (off >= t_total$q) begin
+                transport_ok = 1'b0;
+            end
+            if (flags[32'h4]) begin
+                if (~t_pay0$q) begin
+                    transport_ok = 1'b0;
+                end
+            end
+            else if (t_off1$q == t_total$q) begin
+                if (ip_pay$q != t_rem$q) begin
+                    transport_ok = 1'b0;
+                end
+            end
+            else if (~t_pay1024$q) begin
+                transport_ok = 1'b0;
+            end
+        end
+        else begin
+            if ((off > t_total$q) | ~t_pay1$q | flags[32'h4]) begin
+                transport_ok = 1'b0;
+            end
+        end
+        if (bolt & t_flags_zero$q & ((sink$data[8+:8] & bolt_src) != zero_8) & t_len_ok$q & (off < t_total$q) & t_pay0$q) begin
+            transport_ok = 1'b1;
+        end
+    end
+    always @(*) begin
         hw0$d = hw0$q;
         hw1$d = hw1$q;
         hw2$d = hw2$q;
@@ -4347,93 +5287,6 @@ module nic_homa$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
         t_pay0$d = t_pay0$q;
         t_pay1$d = t_pay1$q;
         t_pay1024$d = t_pay1024$q;
-        cnt_drop$0$clock = clock;
-        cnt_drop$0$d = cnt_drop$0$q;
-        cnt_drop$1$clock = clock;
-        cnt_drop$1$d = cnt_drop$1$q;
-        cnt_drop$2$clock = clock;
-        cnt_drop$2$d = cnt_drop$2$q;
-        cnt_drop$3$clock = clock;
-        cnt_drop$3$d = cnt_drop$3$q;
-        cnt_drop$4$clock = clock;
-        cnt_drop$4$d = cnt_drop$4$q;
-        cnt_drop$5$clock = clock;
-        cnt_drop$5$d = cnt_drop$5$q;
-        cnt_drop$6$clock = clock;
-        cnt_drop$6$d = cnt_drop$6$q;
-        cnt_drop$7$clock = clock;
-        cnt_drop$7$d = cnt_drop$7$q;
-        cnt_drop$8$clock = clock;
-        cnt_drop$8$d = cnt_drop$8$q;
-        cnt_drop$9$clock = clock;
-        cnt_drop$9$d = cnt_drop$9$q;
-        ring$read_clock = clock;
-        ring$write_clock = clock;
-        vq$read_clock = clock;
-        vq$write_clock = clock;
-        sink$ready = ~reset;
-        word_in = sink$valid & ~reset;
-        frame_end = word_in & sink$last;
-        full = used$q[32'h9];
-        store = word_in & ~full & ~ovf$q & (beats$q < c137_8);
-        ring$write_enable = store;
-        ring$write_address = wp$q[0+:9];
-        ring$write_data = sink$data;
-        wp_next = wp$q;
-        if (store) begin
-            wp_next = wp$q + one_10;
-        end
-        wp$d = wp_next;
-        if (word_in) begin
-            if (beats$q != c255_8) begin
-                beats$d = beats$q + one_8;
-            end
-            if (~store & (beats$q < c137_8)) begin
-                ovf$d = 1'b1;
-            end
-        end
-        pair_hi = 17'(sink$data[48+:16]) + 17'(sink$data[32+:16]);
-        pair_lo = 17'(sink$data[16+:16]) + 17'(sink$data[0+:16]);
-        quad = 18'(pair_hi) + 18'(pair_lo);
-        fold1 = 17'(cs_acc$q[0+:16]) + 17'(cs_acc$q[16+:4]);
-        fold2 = 17'(cs_acc$q[0+:16]) + 17'(cs_acc$q[16+:1]);
-        ip_len = hw2$q[48+:16];
-        ip_len13 = ip_len + c13_16;
-        msg_len_in = (16'(hw4$q[0+:8]) << sh8) | 16'(sink$data[56+:8]);
-        off_in = sink$data[48+:8];
-        total_in = 8'(msg_len_in[10+:6]);
-        if (msg_len_in[0+:10] != zero_low10) begin
-            total_in = 8'(msg_len_in[10+:6]) + one_8;
-        end
-        flags = hw4$q[40+:8];
-        off = hw5$q[48+:8];
-        transport_ok = t_flags_ok$q & t_len_ok$q;
-        if (flags[32'h0]) begin
-            if (off >= t_total$q) begin
-                transport_ok = 1'b0;
-            end
-            if (flags[32'h4]) begin
-                if (~t_pay0$q) begin
-                    transport_ok = 1'b0;
-                end
-            end
-            else if (t_off1$q == t_total$q) begin
-                if (ip_pay$q != t_rem$q) begin
-                    transport_ok = 1'b0;
-                end
-            end
-            else if (~t_pay1024$q) begin
-                transport_ok = 1'b0;
-            end
-        end
-        else begin
-            if ((off > t_total$q) | ~t_pay1$q | flags[32'h4]) begin
-                transport_ok = 1'b0;
-            end
-        end
-        if (bolt & t_flags_zero$q & ((sink$data[8+:8] & bolt_src) != zero_8) & t_len_ok$q & (off < t_total$q) & t_pay0$q) begin
-            transport_ok = 1'b1;
-        end
         if (word_in) begin
             if (beats$q == beat$0) begin
                 hw0$d = sink$data;
@@ -4486,91 +5339,108 @@ module nic_homa$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
                 hw7$d = sink$data[40+:24];
             end
         end
+    end
+    always @(*) begin
         c_ovf = ovf$q | (full & (beats$q < c137_8));
+    end
+    always @(*) begin
         c_long = beats$q > c135_8;
+    end
+    always @(*) begin
         c_trunc = (beats$q < beat$7) | ((beats$q == beat$7) & (sink$empty != zero_3));
+    end
+    always @(*) begin
         c_len = (13'(beats$q) != exp_last$q) | (sink$empty != exp_empty$q);
+    end
+    always @(*) begin
         bad = 1'b1;
-        reason = codes$9;
         if (~f_transport$q) begin
             bad = 1'b0;
         end
         if (f_proto$q) begin
             bad = 1'b1;
-            reason = codes$8;
         end
         if (f_mac$q | f_ip_hi$q | f_ip_lo$q) begin
             bad = 1'b1;
-            reason = codes$7;
         end
         if (f_csum$q) begin
             bad = 1'b1;
-            reason = codes$6;
         end
         if (c_len) begin
             bad = 1'b1;
-            reason = codes$5;
         end
         if (f_version$q | f_frag$q) begin
             bad = 1'b1;
-            reason = codes$4;
         end
         if (f_ethertype$q) begin
             bad = 1'b1;
-            reason = codes$3;
         end
         if (c_trunc) begin
             bad = 1'b1;
-            reason = codes$2;
         end
         if (c_long) begin
             bad = 1'b1;
-            reason = codes$1;
         end
         if (c_ovf) begin
             bad = 1'b1;
+        end
+    end
+    always @(*) begin
+        reason = codes$9;
+        if (f_proto$q) begin
+            reason = codes$8;
+        end
+        if (f_mac$q | f_ip_hi$q | f_ip_lo$q) begin
+            reason = codes$7;
+        end
+        if (f_csum$q) begin
+            reason = codes$6;
+        end
+        if (c_len) begin
+            reason = codes$5;
+        end
+        if (f_version$q | f_frag$q) begin
+            reason = codes$4;
+        end
+        if (f_ethertype$q) begin
+            reason = codes$3;
+        end
+        if (c_trunc) begin
+            reason = codes$2;
+        end
+        if (c_long) begin
+            reason = codes$1;
+        end
+        if (c_ovf) begin
             reason = codes$0;
         end
-        w7 = hw7$q;
-        if (beats$q == beat$7) begin
-            w7 = sink$data[40+:24];
+    end
+    always @(*) begin
+        beats$d = beats$q;
+        ovf$d = ovf$q;
+        wp$d = wp$q;
+        cwp$d = cwp$q;
+        cnt_frames$d = cnt_frames$q;
+        cnt_passed$d = cnt_passed$q;
+        cnt_drop$0$d = cnt_drop$0$q;
+        cnt_drop$1$d = cnt_drop$1$q;
+        cnt_drop$2$d = cnt_drop$2$q;
+        cnt_drop$3$d = cnt_drop$3$q;
+        cnt_drop$4$d = cnt_drop$4$q;
+        cnt_drop$5$d = cnt_drop$5$q;
+        cnt_drop$6$d = cnt_drop$6$q;
+        cnt_drop$7$d = cnt_drop$7$q;
+        cnt_drop$8$d = cnt_drop$8$q;
+        cnt_drop$9$d = cnt_drop$9$q;
+        wp$d = wp_next;
+        if (word_in) begin
+            if (beats$q != c255_8) begin
+                beats$d = beats$q + one_8;
+            end
+            if (~store & (beats$q < c137_8)) begin
+                ovf$d = 1'b1;
+            end
         end
-        vh[0+:48] = (48'(hw0$q[0+:16]) << sh32) | 48'(hw1$q[32+:32]);
-        vh[48+:32] = hw3$q[16+:32];
-        vh[80+:32] = (32'(hw3$q[0+:16]) << sh16) | 32'(hw4$q[48+:16]);
-        vh[112+:8] = hw1$q[0+:8];
-        vh[120+:8] = hw4$q[40+:8];
-        vh[128+:16] = hw4$q[24+:16];
-        vh[144+:16] = hw4$q[8+:16];
-        vh[160+:16] = (16'(hw4$q[0+:8]) << sh8) | 16'(hw5$q[56+:8]);
-        vh[176+:8] = hw5$q[48+:8];
-        vh[184+:16] = hw5$q[32+:16];
-        if (homa) begin
-            vh[200+:8] = hw5$q[24+:8];
-            vh[208+:16] = hw5$q[8+:16];
-            vh[224+:16] = (16'(hw5$q[0+:8]) << sh8) | 16'(hw6$q[56+:8]);
-            vh[240+:8] = hw6$q[48+:8];
-        end
-        else begin
-            vh[200+:8] = zero_8;
-            vh[208+:16] = hw5$q[16+:16];
-            vh[224+:16] = hw5$q[0+:16];
-            vh[240+:8] = hw6$q[56+:8];
-        end
-        vh[248+:72] = (72'(hw6$q[0+:48]) << sh24) | 72'(w7);
-        vh[320+:16] = ip_pay$q;
-        v[0+:8] = beats$q;
-        v[8+:3] = sink$empty;
-        v[11+:336] = vh;
-        vq_push = frame_end & ~bad & ~vq_cnt$q[32'h6];
-        vq$write_enable = vq_push;
-        vq$write_address = vq_wp$q;
-        vq$write_data = v;
-        if (vq_push) begin
-            vq_wp$d = vq_wp$q + one_6;
-        end
-        vq_last_beat$d = beats$q;
-        vq_empty$d = sink$empty;
         if (frame_end) begin
             beats$d = zero_8;
             ovf$d = 1'b0;
@@ -4613,24 +5483,142 @@ module nic_homa$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
                 cnt_passed$d = cnt_passed$q + one_32;
             end
         end
+        if (reset) begin
+            beats$d = zero_8;
+        end
+        if (reset) begin
+            ovf$d = 1'b0;
+        end
+        if (reset) begin
+            wp$d = zero_10;
+        end
+        if (reset) begin
+            cwp$d = zero_10;
+        end
+        if (reset) begin
+            cnt_frames$d = zero_32;
+        end
+        if (reset) begin
+            cnt_passed$d = zero_32;
+        end
+        if (reset) begin
+            cnt_drop$0$d = zero_32;
+        end
+        if (reset) begin
+            cnt_drop$1$d = zero_32;
+        end
+        if (reset) begin
+            cnt_drop$2$d = zero_32;
+        end
+        if (reset) begin
+            cnt_drop$3$d = zero_32;
+        end
+        if (reset) begin
+            cnt_drop$4$d = zero_32;
+        end
+        if (reset) begin
+            cnt_drop$5$d = zero_32;
+        end
+        if (reset) begin
+            cnt_drop$6$d = zero_32;
+        end
+        if (reset) begin
+            cnt_drop$7$d = zero_32;
+        end
+        if (reset) begin
+            cnt_drop$8$d = zero_32;
+        end
+        if (reset) begin
+            cnt_drop$9$d = zero_32;
+        end
+    end
+    always @(*) begin
+        w7 = hw7$q;
+        if (beats$q == beat$7) begin
+            w7 = sink$data[40+:24];
+        end
+    end
+    always @(*) begin
+        vh[0+:48] = (48'(hw0$q[0+:16]) << sh32) | 48'(hw1$q[32+:32]);
+        vh[48+:32] = hw3$q[16+:32];
+        vh[80+:32] = (32'(hw3$q[0+:16]) << sh16) | 32'(hw4$q[48+:16]);
+        vh[112+:8] = hw1$q[0+:8];
+        vh[120+:8] = hw4$q[40+:8];
+        vh[128+:16] = hw4$q[24+:16];
+        vh[144+:16] = hw4$q[8+:16];
+        vh[160+:16] = (16'(hw4$q[0+:8]) << sh8) | 16'(hw5$q[56+:8]);
+        vh[176+:8] = hw5$q[48+:8];
+        vh[184+:16] = hw5$q[32+:16];
+        if (homa) begin
+            vh[200+:8] = hw5$q[24+:8];
+            vh[208+:16] = hw5$q[8+:16];
+            vh[224+:16] = (16'(hw5$q[0+:8]) << sh8) | 16'(hw6$q[56+:8]);
+            vh[240+:8] = hw6$q[48+:8];
+        end
+        else begin
+            vh[200+:8] = zero_8;
+            vh[208+:16] = hw5$q[16+:16];
+            vh[224+:16] = hw5$q[0+:16];
+            vh[240+:8] = hw6$q[56+:8];
+        end
+        vh[248+:72] = (72'(hw6$q[0+:48]) << sh24) | 72'(w7);
+        vh[320+:16] = ip_pay$q;
+    end
+    always @(*) begin
+        v[0+:8] = beats$q;
+        v[8+:3] = sink$empty;
+        v[11+:336] = vh;
+    end
+    always @(*) begin
+        vq_push = frame_end & ~bad & ~vq_cnt$q[32'h6];
+    end
+    always @(*) begin
+        vq_wp$d = vq_wp$q;
+        if (vq_push) begin
+            vq_wp$d = vq_wp$q + one_6;
+        end
+        if (reset) begin
+            vq_wp$d = zero_6;
+        end
+    end
+    always @(*) begin
+        vq$write_enable = vq_push;
+    end
+    always @(*) begin
+        vq$write_address = vq_wp$q;
+    end
+    always @(*) begin
+        vq$write_data = v;
+    end
+    always @(*) begin
         head = vq$read_data;
         if (vq_fresh$q) begin
             head[0+:8] = vq_last_beat$q;
+        end
+        if (vq_fresh$q) begin
             head[8+:3] = vq_empty$q;
+        end
+        if (vq_fresh$q) begin
             head[11+:336] = vh;
         end
-        avail = (cused$q != zero_10) & (vq_cnt$q != zero_7);
+    end
+    always @(*) begin
+        head_last$d = head_last$q;
         head_last$d = head[0+:8];
+    end
+    always @(*) begin
+        avail = (cused$q != zero_10) & (vq_cnt$q != zero_7);
+    end
+    always @(*) begin
         out_last = (taken$q != zero_8) & (taken$q == head_last$q);
+    end
+    always @(*) begin
         source$valid = avail;
+    end
+    always @(*) begin
         source$data = zero_64;
         source$last = 1'b0;
         source$empty = zero_3;
-        vq_out_ok$d = 1'b1;
-        source$hdr = zero_hdr;
-        if (vq_out_ok$q) begin
-            source$hdr = head[11+:336];
-        end
         if (avail) begin
             source$data = ring$read_data;
             source$last = out_last;
@@ -4638,7 +5626,18 @@ module nic_homa$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
                 source$empty = head[8+:3];
             end
         end
+    end
+    always @(*) begin
+        source$hdr = zero_hdr;
+        if (vq_out_ok$q) begin
+            source$hdr = head[11+:336];
+        end
+    end
+    always @(*) begin
         pop_word = avail & source$ready;
+    end
+    always @(*) begin
+        taken$d = taken$q;
         rp_next = rp$q;
         vq_pop = 1'b0;
         if (pop_word) begin
@@ -4649,21 +5648,56 @@ module nic_homa$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
                 vq_pop = 1'b1;
             end
         end
-        rp$d = rp_next;
-        ring$read_address = rp_next[0+:9];
-        vq_rp_next = vq_rp$q;
-        if (vq_pop) begin
-            vq_rp_next = vq_rp$q + one_6;
+        if (reset) begin
+            taken$d = zero_8;
         end
-        vq_rp$d = vq_rp_next;
-        vq$read_address = vq_rp_next;
-        vq_fresh$d = vq_push & (vq_wp$q == vq_rp_next);
+    end
+    always @(*) begin
+        rp$d = rp$q;
+        rp$d = rp_next;
+        if (reset) begin
+            rp$d = zero_10;
+        end
+    end
+    always @(*) begin
+        vq_cnt$d = vq_cnt$q;
         if (vq_push & ~vq_pop) begin
             vq_cnt$d = vq_cnt$q + one_7;
         end
         if (~vq_push & vq_pop) begin
             vq_cnt$d = vq_cnt$q - one_7;
         end
+        if (reset) begin
+            vq_cnt$d = zero_7;
+        end
+    end
+    always @(*) begin
+        ring$read_address = rp_next[0+:9];
+    end
+    always @(*) begin
+        vq_rp_next = vq_rp$q;
+        if (vq_pop) begin
+            vq_rp_next = vq_rp$q + one_6;
+        end
+    end
+    always @(*) begin
+        vq_rp$d = vq_rp$q;
+        vq_rp$d = vq_rp_next;
+        if (reset) begin
+            vq_rp$d = zero_6;
+        end
+    end
+    always @(*) begin
+        vq_fresh$d = vq_fresh$q;
+        vq_fresh$d = vq_push & (vq_wp$q == vq_rp_next);
+        if (reset) begin
+            vq_fresh$d = 1'b0;
+        end
+    end
+    always @(*) begin
+        vq$read_address = vq_rp_next;
+    end
+    always @(*) begin
         used_next = used$q;
         if (store & ~pop_word) begin
             used_next = used$q + one_10;
@@ -4671,10 +5705,16 @@ module nic_homa$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
         if (~store & pop_word) begin
             used_next = used$q - one_10;
         end
+    end
+    always @(*) begin
         cused_next = cused$q;
         if (pop_word) begin
             cused_next = cused$q - one_10;
         end
+    end
+    always @(*) begin
+        used$d = used$q;
+        cused$d = cused$q;
         used$d = used_next;
         cused$d = cused_next;
         if (frame_end) begin
@@ -4685,45 +5725,51 @@ module nic_homa$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$r
                 cused$d = used_next;
             end
         end
-        stat$frames = cnt_frames$q;
-        stat$passed = cnt_passed$q;
-        stat$queued = vq_cnt$q;
-        stat$drop_overflow = cnt_drop$0$q;
-        stat$drop_too_long = cnt_drop$1$q;
-        stat$drop_truncated = cnt_drop$2$q;
-        stat$drop_not_ipv4 = cnt_drop$3$q;
-        stat$drop_bad_ip_header = cnt_drop$4$q;
-        stat$drop_bad_length = cnt_drop$5$q;
-        stat$drop_bad_checksum = cnt_drop$6$q;
-        stat$drop_not_for_us = cnt_drop$7$q;
-        stat$drop_bad_protocol = cnt_drop$8$q;
-        stat$drop_bad_transport = cnt_drop$9$q;
         if (reset) begin
-            beats$d = zero_8;
-            ovf$d = 1'b0;
-            wp$d = zero_10;
-            cwp$d = zero_10;
-            rp$d = zero_10;
             used$d = zero_10;
-            cused$d = zero_10;
-            taken$d = zero_8;
-            vq_wp$d = zero_6;
-            vq_rp$d = zero_6;
-            vq_cnt$d = zero_7;
-            vq_fresh$d = 1'b0;
-            cnt_frames$d = zero_32;
-            cnt_passed$d = zero_32;
-            cnt_drop$0$d = zero_32;
-            cnt_drop$1$d = zero_32;
-            cnt_drop$2$d = zero_32;
-            cnt_drop$3$d = zero_32;
-            cnt_drop$4$d = zero_32;
-            cnt_drop$5$d = zero_32;
-            cnt_drop$6$d = zero_32;
-            cnt_drop$7$d = zero_32;
-            cnt_drop$8$d = zero_32;
-            cnt_drop$9$d = zero_32;
         end
+        if (reset) begin
+            cused$d = zero_10;
+        end
+    end
+    always @(*) begin
+        stat$frames = cnt_frames$q;
+    end
+    always @(*) begin
+        stat$passed = cnt_passed$q;
+    end
+    always @(*) begin
+        stat$queued = vq_cnt$q;
+    end
+    always @(*) begin
+        stat$drop_overflow = cnt_drop$0$q;
+    end
+    always @(*) begin
+        stat$drop_too_long = cnt_drop$1$q;
+    end
+    always @(*) begin
+        stat$drop_truncated = cnt_drop$2$q;
+    end
+    always @(*) begin
+        stat$drop_not_ipv4 = cnt_drop$3$q;
+    end
+    always @(*) begin
+        stat$drop_bad_ip_header = cnt_drop$4$q;
+    end
+    always @(*) begin
+        stat$drop_bad_length = cnt_drop$5$q;
+    end
+    always @(*) begin
+        stat$drop_bad_checksum = cnt_drop$6$q;
+    end
+    always @(*) begin
+        stat$drop_not_for_us = cnt_drop$7$q;
+    end
+    always @(*) begin
+        stat$drop_bad_protocol = cnt_drop$8$q;
+    end
+    always @(*) begin
+        stat$drop_bad_transport = cnt_drop$9$q;
     end
     
 endmodule // nic_homa$parser
@@ -6296,99 +7342,211 @@ module nic_homa$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,even
     // Update code
     always @(*) begin
         pending$clock = clock;
+    end
+    always @(*) begin
         pace_left$clock = clock;
+    end
+    always @(*) begin
         pace_gt1$clock = clock;
+    end
+    always @(*) begin
         busy$clock = clock;
+    end
+    always @(*) begin
         beat$clock = clock;
+    end
+    always @(*) begin
         cur$clock = clock;
+    end
+    always @(*) begin
         pull_read$clock = clock;
+    end
+    always @(*) begin
         read_id$clock = clock;
+    end
+    always @(*) begin
         pull_go$clock = clock;
+    end
+    always @(*) begin
         go_addr$clock = clock;
+    end
+    always @(*) begin
         go_pull$clock = clock;
+    end
+    always @(*) begin
         go_step$clock = clock;
+    end
+    always @(*) begin
         cnt_pkts$clock = clock;
+    end
+    always @(*) begin
         cnt_pulls$clock = clock;
+    end
+    always @(*) begin
         cnt_coal$clock = clock;
+    end
+    always @(*) begin
         cnt_npaced$clock = clock;
+    end
+    always @(*) begin
         cnt_nunpaced$clock = clock;
-        pending$d = pending$q;
-        pace_left$d = pace_left$q;
-        pace_gt1$d = pace_gt1$q;
-        busy$d = busy$q;
-        beat$d = beat$q;
-        cur$d = cur$q;
-        pull_read$d = pull_read$q;
-        read_id$d = read_id$q;
+    end
+    always @(*) begin
         pull_go$d = pull_go$q;
-        go_addr$d = go_addr$q;
+        pull_go$d = pull_read$q;
+        if (reset) begin
+            pull_go$d = 1'b0;
+        end
+    end
+    always @(*) begin
         go_pull$d = go_pull$q;
-        go_step$d = go_step$q;
-        cnt_pkts$d = cnt_pkts$q;
-        cnt_pulls$d = cnt_pulls$q;
-        cnt_coal$d = cnt_coal$q;
-        cnt_npaced$d = cnt_npaced$q;
-        cnt_nunpaced$d = cnt_nunpaced$q;
+        go_pull$d = rows$read_data[104+:16];
+    end
+    always @(*) begin
         rows$read_clock = clock;
+    end
+    always @(*) begin
         rows$write_clock = clock;
+    end
+    always @(*) begin
         sent$read_clock = clock;
+    end
+    always @(*) begin
         sent$write_clock = clock;
+    end
+    always @(*) begin
         queue$clock = clock;
+    end
+    always @(*) begin
         queue$reset = reset;
+    end
+    always @(*) begin
         nacks$clock = clock;
+    end
+    always @(*) begin
         nacks$reset = reset;
+    end
+    always @(*) begin
         last_beat = beat$q == last_4;
-        if (busy$q & source$ready) begin
-            beat$d = beat$q + one_4;
-            if (last_beat) begin
-                busy$d = 1'b0;
-                beat$d = zero_4;
-            end
-        end
+    end
+    always @(*) begin
         free = ~pull_read$q & ~pull_go$q & (~busy$q | (source$ready & last_beat));
-        if (pace_left$q != zero_16) begin
-            pace_left$d = pace_left$q - one_16;
-        end
-        pace_gt1$d = pace_left$q > two_16;
+    end
+    always @(*) begin
         gap_gt1 = cfg$gap > one_16;
+    end
+    always @(*) begin
         due = ~cfg$pace | ~pace_gt1$q;
+    end
+    always @(*) begin
         take_nack = free & cfg$pace & due & nacks$nonempty & ~reset;
+    end
+    always @(*) begin
         take_pull = free & cfg$pace & due & ~nacks$nonempty & queue$nonempty & ~reset;
+    end
+    always @(*) begin
+        pull_read$d = pull_read$q;
+        pull_read$d = 1'b0;
+        if (take_pull) begin
+            pull_read$d = 1'b1;
+        end
+        if (reset) begin
+            pull_read$d = 1'b0;
+        end
+    end
+    always @(*) begin
+        read_id$d = read_id$q;
+        if (take_pull) begin
+            read_id$d = queue$head;
+        end
+    end
+    always @(*) begin
         event$ready = free & ~take_pull & ~take_nack & ~reset;
+    end
+    always @(*) begin
         take_ev = event$valid & event$ready;
+    end
+    always @(*) begin
         ev_addr[0+:32] = event$dst_ip;
         ev_addr[32+:16] = event$dst_port;
         ev_addr[48+:16] = event$src_port;
         ev_addr[64+:16] = event$tx_msg_id;
         ev_addr[80+:16] = event$msg_len;
         ev_addr[96+:8] = event$pkt_offset;
+    end
+    always @(*) begin
         ev_key[0+:32] = event$dst_ip;
         ev_key[32+:16] = event$dst_port;
         ev_key[48+:16] = event$tx_msg_id;
+    end
+    always @(*) begin
         wants_pull = (event$flags & pull_bit) != zero_8;
+    end
+    always @(*) begin
         ev_hi = event$msg_len[10+:6];
+    end
+    always @(*) begin
         ev_lo = event$msg_len[0+:10];
+    end
+    always @(*) begin
         ev_pkts = 16'(ev_hi);
         if (ev_lo != zero_10) begin
             ev_pkts = 16'(ev_hi) + one_16;
         end
+    end
+    always @(*) begin
         pg_lo7 = event$pull_grant[0+:7];
+    end
+    always @(*) begin
         pg_hi9 = event$pull_grant[7+:9];
+    end
+    always @(*) begin
         ev_ahead = 8'(pg_lo7) - 8'(ev_hi);
+    end
+    always @(*) begin
         pull_free = cfg$pace & wants_pull & ((pg_hi9 != zero_9) | (~ev_ahead[32'h7] & ((ev_ahead[1+:6] != zero_6) | ((ev_lo == zero_10) & ev_ahead[32'h0]))));
+    end
+    always @(*) begin
         id_mask = one_n << event$rx_id;
+    end
+    always @(*) begin
         pull_held = (pending$q & id_mask) != zero_n;
+    end
+    always @(*) begin
         ev_row[0+:104] = ev_addr;
         ev_row[104+:16] = event$pull_grant;
         if (pull_free) begin
             ev_row[104+:16] = ev_pkts;
         end
+    end
+    always @(*) begin
         wants_nack = (event$flags & nack_bit) != zero_8;
+    end
+    always @(*) begin
         nack_room = nacks$count != depth_c;
+    end
+    always @(*) begin
         send_pull = ~cfg$pace | due;
+    end
+    always @(*) begin
         nack_early = cfg$pace_nacks & ~send_pull & wants_nack;
+    end
+    always @(*) begin
+        cnt_nunpaced$d = cnt_nunpaced$q;
+        if (take_ev & nack_early & ~nack_room) begin
+            cnt_nunpaced$d = cnt_nunpaced$q + one_32;
+        end
+        if (reset) begin
+            cnt_nunpaced$d = zero_32;
+        end
+    end
+    always @(*) begin
         defer_nack = nack_early & nack_room;
+    end
+    always @(*) begin
         defer_pull = wants_pull & ~defer_nack & ((~send_pull & ~pull_free) | (pull_free & pull_held));
+    end
+    always @(*) begin
         ev_flags = event$flags;
         if (defer_pull) begin
             ev_flags = event$flags & no_pull;
@@ -6396,90 +7554,110 @@ module nic_homa$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,even
         if (defer_nack) begin
             ev_flags = event$flags & no_nack_pull;
         end
+    end
+    always @(*) begin
         ev_nack = wants_nack & ~defer_nack;
+    end
+    always @(*) begin
         ev_pull = wants_pull & ~defer_pull & ~defer_nack;
+    end
+    always @(*) begin
         ev_other = (event$flags & no_nack_pull) != zero_8;
+    end
+    always @(*) begin
         nacks$push = take_ev & defer_nack;
-        nacks$push_data = ev_addr;
-        nacks$pop = take_nack;
+    end
+    always @(*) begin
+        cnt_npaced$d = cnt_npaced$q;
         if (nacks$push) begin
             cnt_npaced$d = cnt_npaced$q + one_32;
         end
-        if (take_ev & nack_early & ~nack_room) begin
-            cnt_nunpaced$d = cnt_nunpaced$q + one_32;
+        if (reset) begin
+            cnt_npaced$d = zero_32;
         end
-        rows$write_enable = 1'b0;
+    end
+    always @(*) begin
+        nacks$push_data = ev_addr;
+    end
+    always @(*) begin
+        nacks$pop = take_nack;
+    end
+    always @(*) begin
         rows$write_address = event$rx_id;
+    end
+    always @(*) begin
         rows$write_data = ev_row;
-        queue$push = 1'b0;
-        queue$push_data = event$rx_id;
+    end
+    always @(*) begin
         queue$pop = 1'b0;
-        rows$read_address = queue$head;
-        if (take_ev & defer_pull) begin
-            rows$write_enable = 1'b1;
-            if ((pending$q & id_mask) == zero_n) begin
-                queue$push = 1'b1;
-                pending$d = pending$q | id_mask;
-            end
-            else begin
-                cnt_coal$d = cnt_coal$q + one_32;
-            end
-        end
-        pull_read$d = 1'b0;
         if (take_pull) begin
             queue$pop = 1'b1;
-            pull_read$d = 1'b1;
-            read_id$d = queue$head;
-            pending$d = pending$q & ~(one_n << queue$head);
-            pace_left$d = cfg$gap;
-            pace_gt1$d = gap_gt1;
         end
+    end
+    always @(*) begin
+        rows$read_address = queue$head;
+    end
+    always @(*) begin
         sent$read_address = queue$head;
+    end
+    always @(*) begin
         row_addr = rows$read_data[0+:104];
+    end
+    always @(*) begin
+        go_addr$d = go_addr$q;
+        go_addr$d = row_addr;
+    end
+    always @(*) begin
         row_key[0+:32] = row_addr[0+:32];
         row_key[32+:16] = row_addr[32+:16];
         row_key[48+:16] = row_addr[64+:16];
+    end
+    always @(*) begin
         sent_key = sent$read_data[0+:64];
+    end
+    always @(*) begin
         same_msg = (sent_key[0+:32] == row_key[0+:32]) & (sent_key[32+:16] == row_key[32+:16]) & (sent_key[48+:16] == row_key[48+:16]);
+    end
+    always @(*) begin
         last_pull = 16'(cfg$rtt_pkts);
         if (same_msg) begin
             last_pull = sent$read_data[64+:16];
         end
-        pull_go$d = pull_read$q;
-        go_addr$d = row_addr;
-        go_pull$d = rows$read_data[104+:16];
+    end
+    always @(*) begin
+        go_step$d = go_step$q;
         go_step$d = last_pull + one_16;
+    end
+    always @(*) begin
         go_row = go_addr$q;
+    end
+    always @(*) begin
         go_key[0+:32] = go_row[0+:32];
         go_key[32+:16] = go_row[32+:16];
         go_key[48+:16] = go_row[64+:16];
+    end
+    always @(*) begin
         step_pull = go_step$q;
+    end
+    always @(*) begin
         emit_pull = go_pull$q;
-        more = 1'b0;
         if (go_pull$q > step_pull) begin
             emit_pull = step_pull;
-            more = pull_go$q;
         end
-        if (more) begin
-            queue$push = 1'b1;
-            queue$push_data = read_id$q;
-            pending$d = pending$q | (one_n << read_id$q);
+    end
+    always @(*) begin
+        pace_left$d = pace_left$q;
+        pace_gt1$d = pace_gt1$q;
+        if (pace_left$q != zero_16) begin
+            pace_left$d = pace_left$q - one_16;
         end
-        sent$write_enable = 1'b0;
-        sent$write_address = event$rx_id;
-        sent_wr[0+:64] = ev_key;
-        sent_wr[64+:16] = event$pull_grant;
-        if (take_ev & cfg$pace & ev_pull & ~pull_free) begin
-            sent$write_enable = 1'b1;
+        pace_gt1$d = pace_left$q > two_16;
+        if (take_pull) begin
+            pace_left$d = cfg$gap;
         end
-        if (pull_go$q) begin
-            sent$write_enable = 1'b1;
-            sent$write_address = read_id$q;
-            sent_wr[0+:64] = go_key;
-            sent_wr[64+:16] = emit_pull;
+        if (take_pull) begin
+            pace_gt1$d = gap_gt1;
         end
-        sent$write_data = sent_wr;
-        start = pull_go$q | take_nack | (take_ev & (ev_other | ev_nack | ev_pull));
         nc[0+:8] = ev_flags;
         nc[8+:8] = event$grant_prio;
         nc[16+:104] = ev_addr;
@@ -6504,6 +7682,100 @@ module nic_homa$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,even
                 pace_gt1$d = gap_gt1;
             end
         end
+        if (reset) begin
+            pace_left$d = zero_16;
+        end
+        if (reset) begin
+            pace_gt1$d = 1'b0;
+        end
+    end
+    always @(*) begin
+        more = 1'b0;
+        if (go_pull$q > step_pull) begin
+            more = pull_go$q;
+        end
+    end
+    always @(*) begin
+        pending$d = pending$q;
+        cnt_coal$d = cnt_coal$q;
+        rows$write_enable = 1'b0;
+        queue$push = 1'b0;
+        if (take_ev & defer_pull) begin
+            rows$write_enable = 1'b1;
+            if ((pending$q & id_mask) == zero_n) begin
+                queue$push = 1'b1;
+                pending$d = pending$q | id_mask;
+            end
+            else begin
+                cnt_coal$d = cnt_coal$q + one_32;
+            end
+        end
+        if (take_pull) begin
+            pending$d = pending$q & ~(one_n << queue$head);
+        end
+        if (more) begin
+            queue$push = 1'b1;
+        end
+        if (more) begin
+            pending$d = pending$q | (one_n << read_id$q);
+        end
+        if (reset) begin
+            pending$d = zero_n;
+        end
+        if (reset) begin
+            cnt_coal$d = zero_32;
+        end
+    end
+    always @(*) begin
+        queue$push_data = event$rx_id;
+        if (more) begin
+            queue$push_data = read_id$q;
+        end
+    end
+    always @(*) begin
+        sent$write_enable = 1'b0;
+        if (take_ev & cfg$pace & ev_pull & ~pull_free) begin
+            sent$write_enable = 1'b1;
+        end
+        if (pull_go$q) begin
+            sent$write_enable = 1'b1;
+        end
+    end
+    always @(*) begin
+        sent$write_address = event$rx_id;
+        if (pull_go$q) begin
+            sent$write_address = read_id$q;
+        end
+    end
+    always @(*) begin
+        sent_wr[0+:64] = ev_key;
+        sent_wr[64+:16] = event$pull_grant;
+        if (pull_go$q) begin
+            sent_wr[0+:64] = go_key;
+        end
+        if (pull_go$q) begin
+            sent_wr[64+:16] = emit_pull;
+        end
+    end
+    always @(*) begin
+        sent$write_data = sent_wr;
+    end
+    always @(*) begin
+        start = pull_go$q | take_nack | (take_ev & (ev_other | ev_nack | ev_pull));
+    end
+    always @(*) begin
+        busy$d = busy$q;
+        beat$d = beat$q;
+        cur$d = cur$q;
+        cnt_pkts$d = cnt_pkts$q;
+        cnt_pulls$d = cnt_pulls$q;
+        if (busy$q & source$ready) begin
+            beat$d = beat$q + one_4;
+            if (last_beat) begin
+                busy$d = 1'b0;
+                beat$d = zero_4;
+            end
+        end
         if (start) begin
             cur$d = nc;
             busy$d = 1'b1;
@@ -6513,41 +7785,75 @@ module nic_homa$pg(clock,reset,cfg$pace,cfg$gap,cfg$pace_nacks,cfg$rtt_pkts,even
                 cnt_pulls$d = cnt_pulls$q + one_32;
             end
         end
+        if (reset) begin
+            busy$d = 1'b0;
+        end
+        if (reset) begin
+            beat$d = zero_4;
+        end
+        if (reset) begin
+            cnt_pkts$d = zero_32;
+        end
+        if (reset) begin
+            cnt_pulls$d = zero_32;
+        end
+    end
+    always @(*) begin
         source$valid = busy$q;
         source$data = zero_64;
+    end
+    always @(*) begin
         source$last = busy$q & last_beat;
+    end
+    always @(*) begin
         cur_addr = cur$q[16+:104];
+    end
+    always @(*) begin
         source$remote_ip = cur_addr[0+:32];
+    end
+    always @(*) begin
         source$remote_port = cur_addr[32+:16];
+    end
+    always @(*) begin
         source$msg_len = cur_addr[80+:16];
+    end
+    always @(*) begin
         source$pkt_offset = cur_addr[96+:8];
+    end
+    always @(*) begin
         source$local_port = cur_addr[48+:16];
+    end
+    always @(*) begin
         source$tx_msg_id = cur_addr[64+:16];
+    end
+    always @(*) begin
         source$credit = cur$q[120+:16];
+    end
+    always @(*) begin
         source$rank = cur$q[8+:8];
+    end
+    always @(*) begin
         source$flags = cur$q[0+:8];
         source$is_new_msg = 1'b0;
         source$is_rtx = 1'b0;
+    end
+    always @(*) begin
         stat$packets = cnt_pkts$q;
+    end
+    always @(*) begin
         stat$pulls = cnt_pulls$q;
+    end
+    always @(*) begin
         stat$coalesced = cnt_coal$q;
+    end
+    always @(*) begin
         stat$nacks_paced = cnt_npaced$q;
+    end
+    always @(*) begin
         stat$nacks_unpaced = cnt_nunpaced$q;
+    end
+    always @(*) begin
         pulls_queued = queue$count;
-        if (reset) begin
-            pending$d = zero_n;
-            pace_left$d = zero_16;
-            pace_gt1$d = 1'b0;
-            busy$d = 1'b0;
-            beat$d = zero_4;
-            pull_read$d = 1'b0;
-            pull_go$d = 1'b0;
-            cnt_pkts$d = zero_32;
-            cnt_pulls$d = zero_32;
-            cnt_coal$d = zero_32;
-            cnt_npaced$d = zero_32;
-            cnt_nunpaced$d = zero_32;
-        end
     end
     
 endmodule // nic_homa$pg
@@ -16101,52 +17407,368 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
     // Update code
     always @(*) begin
         st$clock = clock;
+    end
+    always @(*) begin
         cur$clock = clock;
+    end
+    always @(*) begin
         tot$clock = clock;
+    end
+    always @(*) begin
         cmd_v$clock = clock;
+    end
+    always @(*) begin
         cmd_op$clock = clock;
+    end
+    always @(*) begin
         cmd_id$clock = clock;
+    end
+    always @(*) begin
         cmd_prio$clock = clock;
+    end
+    always @(*) begin
         cmd_a$clock = clock;
+    end
+    always @(*) begin
         cmd_b$clock = clock;
+    end
+    always @(*) begin
         g_found$clock = clock;
+    end
+    always @(*) begin
         g_id$clock = clock;
+    end
+    always @(*) begin
         g_prio$clock = clock;
+    end
+    always @(*) begin
         g_want$clock = clock;
+    end
+    always @(*) begin
         g_rank$clock = clock;
+    end
+    always @(*) begin
         ctrl_v$clock = clock;
+    end
+    always @(*) begin
         ctrl_f$clock = clock;
+    end
+    always @(*) begin
         ctrl2_v$clock = clock;
+    end
+    always @(*) begin
         ctrl2_f$clock = clock;
+    end
+    always @(*) begin
         dlv_v$clock = clock;
+    end
+    always @(*) begin
         dlv_id$clock = clock;
+    end
+    always @(*) begin
         dlv_below$clock = clock;
+    end
+    always @(*) begin
         crd_v$clock = clock;
+    end
+    always @(*) begin
         crd_id$clock = clock;
+    end
+    always @(*) begin
         crd_rtx$clock = clock;
+    end
+    always @(*) begin
         crd_bits$clock = clock;
+    end
+    always @(*) begin
         crd_set$clock = clock;
+    end
+    always @(*) begin
         crd_credit$clock = clock;
+    end
+    always @(*) begin
         crd_rank$clock = clock;
+    end
+    always @(*) begin
         cnt_rec$clock = clock;
+    end
+    always @(*) begin
         cnt_fail$clock = clock;
+    end
+    always @(*) begin
         cnt_ctrl$clock = clock;
+    end
+    always @(*) begin
         cnt_dlv$clock = clock;
+    end
+    always @(*) begin
         cnt_crd$clock = clock;
+    end
+    always @(*) begin
+        g_found$d = g_found$q;
+        if (st$q == st_latch) begin
+            g_found$d = sched$resp$found;
+        end
+    end
+    always @(*) begin
+        g_id$d = g_id$q;
+        if (st$q == st_latch) begin
+            g_id$d = sched$resp$id;
+        end
+    end
+    always @(*) begin
+        g_prio$d = g_prio$q;
+        if (st$q == st_latch) begin
+            g_prio$d = sched$resp$prio;
+        end
+    end
+    always @(*) begin
+        g_want$d = g_want$q;
+        if (st$q == st_latch) begin
+            g_want$d = sched$resp$a;
+        end
+    end
+    always @(*) begin
+        g_rank$d = g_rank$q;
+        if (st$q == st_latch) begin
+            g_rank$d = sched$resp$rank;
+        end
+    end
+    always @(*) begin
+        received$clock = clock;
+    end
+    always @(*) begin
+        received$reset = reset;
+    end
+    always @(*) begin
+        granted$clock = clock;
+    end
+    always @(*) begin
+        granted$reset = reset;
+    end
+    always @(*) begin
+        sched$clock = clock;
+    end
+    always @(*) begin
+        sched$reset = reset;
+    end
+    always @(*) begin
+        ginfo$read_clock = clock;
+    end
+    always @(*) begin
+        ginfo$write_clock = clock;
+    end
+    always @(*) begin
+        freed_q$clock = clock;
+    end
+    always @(*) begin
+        freed_q$reset = reset;
+        received$ingress$op = op_ifelse;
+        received$egress$valid = 1'b0;
+        received$egress$op = op_ifelse;
+        received$egress$pred = 1'b0;
+        received$egress$a = zero_8;
+        received$egress$b = zero_8;
+        granted$ingress$op = op_ifelse;
+    end
+    always @(*) begin
+        granted$ingress$a = cfg$rtt_pkts;
+        granted$ingress$b = zero_8;
+        granted$egress$op = op_write;
+        granted$egress$pred = 1'b0;
+        granted$egress$b = zero_8;
+    end
+    always @(*) begin
+        sched$cmd$valid = cmd_v$q;
+    end
+    always @(*) begin
+        sched$cmd$op = cmd_op$q;
+    end
+    always @(*) begin
+        sched$cmd$id = cmd_id$q;
+    end
+    always @(*) begin
+        sched$cmd$prio = cmd_prio$q;
+    end
+    always @(*) begin
+        sched$cmd$a = cmd_a$q;
+    end
+    always @(*) begin
+        sched$cmd$b = cmd_b$q;
+    end
+    always @(*) begin
+        sched$query$valid = 1'b0;
+        if (st$q == st_query) begin
+            sched$query$valid = 1'b1;
+        end
+        sched$query$pred = pred_grow;
+        sched$query$q = zero_16;
+    end
+    always @(*) begin
+        freed_q$push = freed$valid;
+    end
+    always @(*) begin
+        freed_q$push_data = freed$id;
+    end
+    always @(*) begin
+        c = cur$q;
+    end
+    always @(*) begin
+        cur_id16 = c[217+:16];
+    end
+    always @(*) begin
+        len_up = c[96+:16] + c1023;
+    end
+    always @(*) begin
+        total16 = len_up >> sh10;
+    end
+    always @(*) begin
+        total = total16[0+:8];
+    end
+    always @(*) begin
+        tot$d = tot$q;
+        tot$d = total;
+    end
+    always @(*) begin
+        scheduled = (total > cfg$rtt_pkts) & c[234+:1];
+    end
+    always @(*) begin
+        rcv = received$ingress_resp$new;
+    end
+    always @(*) begin
+        grt = granted$ingress_resp$new;
+    end
+    always @(*) begin
+        reach = rcv + cfg$rtt_pkts;
+    end
+    always @(*) begin
+        want = tot$q;
+        if (reach < tot$q) begin
+            want = reach;
+        end
+    end
+    always @(*) begin
+        prio8 = tot$q - rcv;
+    end
+    always @(*) begin
+        done = (rcv >= tot$q) | (grt >= tot$q);
+    end
+    always @(*) begin
+        ack_no9 = c[236+:9];
+    end
+    always @(*) begin
+        ack_no8 = ack_no9[0+:8];
+    end
+    always @(*) begin
+        ack_cur[0+:8] = flag_ack;
+        ack_cur[8+:16] = c[217+:16];
+        ack_cur[24+:32] = c[16+:32];
+        ack_cur[56+:16] = c[48+:16];
+        ack_cur[72+:16] = c[64+:16];
+        ack_cur[88+:16] = c[80+:16];
+        ack_cur[104+:16] = c[96+:16];
+        ack_cur[120+:8] = ack_no8;
+        ack_cur[128+:16] = zero_16;
+        ack_cur[144+:8] = zero_8;
+    end
+    always @(*) begin
+        r = info$info;
+    end
+    always @(*) begin
+        busy_out = ctrl_v$q | ctrl2_v$q | dlv_v$q | crd_v$q;
+    end
+    always @(*) begin
+        info$ready = (st$q == st_idle) & ~busy_out & ~cmd_v$q & ~freed_q$nonempty & ~reset;
+    end
+    always @(*) begin
+        take = info$valid & info$ready;
+    end
+    always @(*) begin
+        is_data = (r[0+:8] & flag_data) != zero_8;
+    end
+    always @(*) begin
+        intact = (r[0+:8] & flag_chop) == zero_8;
+    end
+    always @(*) begin
+        inc = zero_8;
+        if (intact & r[234+:1]) begin
+            inc = one_8;
+        end
+    end
+    always @(*) begin
+        obit = one_bits << r[112+:8];
+    end
+    always @(*) begin
+        id16 = r[217+:16];
+    end
+    always @(*) begin
+        received$ingress$idx = id16[0+:4];
+    end
+    always @(*) begin
+        granted$ingress$idx = id16[0+:4];
+    end
+    always @(*) begin
+        received$egress$idx = id16[0+:4];
+    end
+    always @(*) begin
+        fr_id16 = freed_q$head;
+    end
+    always @(*) begin
+        free_cmd = (st$q == st_idle) & freed_q$nonempty & ~cmd_v$q;
+    end
+    always @(*) begin
+        freed_q$pop = 1'b0;
+        if (free_cmd) begin
+            freed_q$pop = 1'b1;
+        end
+    end
+    always @(*) begin
+        gi[0+:32] = c[16+:32];
+        gi[32+:16] = c[48+:16];
+        gi[48+:16] = c[64+:16];
+        gi[64+:16] = c[80+:16];
+        gi[80+:16] = c[96+:16];
+        gi[96+:8] = ack_no8;
+    end
+    always @(*) begin
+        ginfo$write_address = cur_id16[0+:4];
+    end
+    always @(*) begin
+        ginfo$write_data = gi;
+    end
+    always @(*) begin
+        g_id16 = g_id$q;
+        if (st$q == st_latch) begin
+            g_id16 = sched$resp$id;
+        end
+    end
+    always @(*) begin
+        ginfo$read_address = g_id16[0+:4];
+        if (st$q == st_latch) begin
+            ginfo$read_address = g_id16[0+:4];
+        end
+    end
+    always @(*) begin
+        grant_it = g_found$q & (g_rank$q < overcommit);
+    end
+    always @(*) begin
+        granted$egress$idx = g_id16[0+:4];
+    end
+    always @(*) begin
+        granted$egress$a = g_want$q[0+:8];
+    end
+    always @(*) begin
+        gr = ginfo$read_data;
+    end
+    always @(*) begin
         st$d = st$q;
         cur$d = cur$q;
-        tot$d = tot$q;
         cmd_v$d = cmd_v$q;
         cmd_op$d = cmd_op$q;
         cmd_id$d = cmd_id$q;
         cmd_prio$d = cmd_prio$q;
         cmd_a$d = cmd_a$q;
         cmd_b$d = cmd_b$q;
-        g_found$d = g_found$q;
-        g_id$d = g_id$q;
-        g_prio$d = g_prio$q;
-        g_want$d = g_want$q;
-        g_rank$d = g_rank$q;
         ctrl_v$d = ctrl_v$q;
         ctrl_f$d = ctrl_f$q;
         ctrl2_v$d = ctrl2_v$q;
@@ -16166,101 +17788,25 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         cnt_ctrl$d = cnt_ctrl$q;
         cnt_dlv$d = cnt_dlv$q;
         cnt_crd$d = cnt_crd$q;
-        received$clock = clock;
-        received$reset = reset;
-        granted$clock = clock;
-        granted$reset = reset;
-        sched$clock = clock;
-        sched$reset = reset;
-        ginfo$read_clock = clock;
-        ginfo$write_clock = clock;
-        freed_q$clock = clock;
-        freed_q$reset = reset;
         received$ingress$valid = 1'b0;
-        received$ingress$op = op_ifelse;
         received$ingress$pred = 1'b0;
         received$ingress$a = zero_8;
         received$ingress$b = zero_8;
-        received$egress$valid = 1'b0;
-        received$egress$op = op_ifelse;
-        received$egress$pred = 1'b0;
-        received$egress$a = zero_8;
-        received$egress$b = zero_8;
         granted$ingress$valid = 1'b0;
-        granted$ingress$op = op_ifelse;
         granted$ingress$pred = 1'b0;
-        granted$ingress$a = cfg$rtt_pkts;
-        granted$ingress$b = zero_8;
         granted$egress$valid = 1'b0;
-        granted$egress$op = op_write;
-        granted$egress$pred = 1'b0;
-        granted$egress$b = zero_8;
-        sched$cmd$valid = cmd_v$q;
-        sched$cmd$op = cmd_op$q;
-        sched$cmd$id = cmd_id$q;
-        sched$cmd$prio = cmd_prio$q;
-        sched$cmd$a = cmd_a$q;
-        sched$cmd$b = cmd_b$q;
         if (cmd_v$q & sched$cmd$ready) begin
             cmd_v$d = 1'b0;
         end
-        sched$query$valid = 1'b0;
-        sched$query$pred = pred_grow;
-        sched$query$q = zero_16;
         ginfo$write_enable = 1'b0;
-        freed_q$pop = 1'b0;
-        freed_q$push = freed$valid;
-        freed_q$push_data = freed$id;
-        c = cur$q;
-        cur_id16 = c[217+:16];
-        len_up = c[96+:16] + c1023;
-        total16 = len_up >> sh10;
-        total = total16[0+:8];
-        tot$d = total;
-        scheduled = (total > cfg$rtt_pkts) & c[234+:1];
-        rcv = received$ingress_resp$new;
-        grt = granted$ingress_resp$new;
-        reach = rcv + cfg$rtt_pkts;
-        want = tot$q;
-        if (reach < tot$q) begin
-            want = reach;
-        end
-        prio8 = tot$q - rcv;
-        done = (rcv >= tot$q) | (grt >= tot$q);
-        ack_no9 = c[236+:9];
-        ack_no8 = ack_no9[0+:8];
-        ack_cur[0+:8] = flag_ack;
-        ack_cur[8+:16] = c[217+:16];
-        ack_cur[24+:32] = c[16+:32];
-        ack_cur[56+:16] = c[48+:16];
-        ack_cur[72+:16] = c[64+:16];
-        ack_cur[88+:16] = c[80+:16];
-        ack_cur[104+:16] = c[96+:16];
-        ack_cur[120+:8] = ack_no8;
-        ack_cur[128+:16] = zero_16;
-        ack_cur[144+:8] = zero_8;
-        r = info$info;
-        busy_out = ctrl_v$q | ctrl2_v$q | dlv_v$q | crd_v$q;
-        info$ready = (st$q == st_idle) & ~busy_out & ~cmd_v$q & ~freed_q$nonempty & ~reset;
-        take = info$valid & info$ready;
-        is_data = (r[0+:8] & flag_data) != zero_8;
-        intact = (r[0+:8] & flag_chop) == zero_8;
-        inc = zero_8;
-        if (intact & r[234+:1]) begin
-            inc = one_8;
-        end
-        obit = one_bits << r[112+:8];
-        id16 = r[217+:16];
-        received$ingress$idx = id16[0+:4];
-        granted$ingress$idx = id16[0+:4];
-        received$egress$idx = id16[0+:4];
-        fr_id16 = freed_q$head;
-        free_cmd = (st$q == st_idle) & freed_q$nonempty & ~cmd_v$q;
         if (free_cmd) begin
             cmd_v$d = 1'b1;
+        end
+        if (free_cmd) begin
             cmd_op$d = op_remove;
+        end
+        if (free_cmd) begin
             cmd_id$d = fr_id16;
-            freed_q$pop = 1'b1;
         end
         if (take) begin
             cnt_rec$d = cnt_rec$q + one_32;
@@ -16320,14 +17866,6 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
                 end
             end
         end
-        gi[0+:32] = c[16+:32];
-        gi[32+:16] = c[48+:16];
-        gi[48+:16] = c[64+:16];
-        gi[64+:16] = c[80+:16];
-        gi[80+:16] = c[96+:16];
-        gi[96+:8] = ack_no8;
-        ginfo$write_address = cur_id16[0+:4];
-        ginfo$write_data = gi;
         if (st$q == st_reg) begin
             ginfo$write_enable = 1'b1;
             if (scheduled) begin
@@ -16358,28 +17896,14 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
             st$d = st_query;
         end
         if (st$q == st_query) begin
-            sched$query$valid = 1'b1;
             st$d = st_wait;
         end
         if (st$q == st_wait) begin
             st$d = st_latch;
         end
-        g_id16 = g_id$q;
-        ginfo$read_address = g_id16[0+:4];
         if (st$q == st_latch) begin
-            g_found$d = sched$resp$found;
-            g_id$d = sched$resp$id;
-            g_prio$d = sched$resp$prio;
-            g_want$d = sched$resp$a;
-            g_rank$d = sched$resp$rank;
-            g_id16 = sched$resp$id;
-            ginfo$read_address = g_id16[0+:4];
             st$d = st_decide;
         end
-        grant_it = g_found$q & (g_rank$q < overcommit);
-        granted$egress$idx = g_id16[0+:4];
-        granted$egress$a = g_want$q[0+:8];
-        gr = ginfo$read_data;
         if (st$q == st_decide) begin
             cnt_ctrl$d = cnt_ctrl$q + one_32;
             ctrl_v$d = 1'b1;
@@ -16417,7 +17941,11 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         end
         if (ctrl_v$q & ctrl$ready) begin
             ctrl_v$d = ctrl2_v$q;
+        end
+        if (ctrl_v$q & ctrl$ready) begin
             ctrl_f$d = ctrl2_f$q;
+        end
+        if (ctrl_v$q & ctrl$ready) begin
             ctrl2_v$d = 1'b0;
         end
         if (dlv_v$q & delivered$ready) begin
@@ -16426,50 +17954,126 @@ module nic_homa$prog(clock,reset,cfg$rtt_pkts,info$valid,info$ready,info$info,fr
         if (crd_v$q & credit$ready) begin
             crd_v$d = 1'b0;
         end
+        if (reset) begin
+            st$d = st_idle;
+        end
+        if (reset) begin
+            cmd_v$d = 1'b0;
+        end
+        if (reset) begin
+            ctrl_v$d = 1'b0;
+        end
+        if (reset) begin
+            ctrl2_v$d = 1'b0;
+        end
+        if (reset) begin
+            dlv_v$d = 1'b0;
+        end
+        if (reset) begin
+            crd_v$d = 1'b0;
+        end
+        if (reset) begin
+            cnt_rec$d = zero_32;
+        end
+        if (reset) begin
+            cnt_fail$d = zero_32;
+        end
+        if (reset) begin
+            cnt_ctrl$d = zero_32;
+        end
+        if (reset) begin
+            cnt_dlv$d = zero_32;
+        end
+        if (reset) begin
+            cnt_crd$d = zero_32;
+        end
+    end
+    always @(*) begin
         ctrl$valid = ctrl_v$q;
+    end
+    always @(*) begin
         ctrl$flags = ctrl_f$q[0+:8];
+    end
+    always @(*) begin
         out_id16 = ctrl_f$q[8+:16];
+    end
+    always @(*) begin
         ctrl$rx_id = out_id16[0+:4];
+    end
+    always @(*) begin
         ctrl$dst_ip = ctrl_f$q[24+:32];
+    end
+    always @(*) begin
         ctrl$dst_port = ctrl_f$q[56+:16];
+    end
+    always @(*) begin
         ctrl$src_port = ctrl_f$q[72+:16];
+    end
+    always @(*) begin
         ctrl$tx_msg_id = ctrl_f$q[88+:16];
+    end
+    always @(*) begin
         ctrl$msg_len = ctrl_f$q[104+:16];
+    end
+    always @(*) begin
         ctrl$pkt_offset = ctrl_f$q[120+:8];
+    end
+    always @(*) begin
         ctrl$pull_grant = ctrl_f$q[128+:16];
+    end
+    always @(*) begin
         ctrl$grant_prio = ctrl_f$q[144+:8];
+    end
+    always @(*) begin
         delivered$valid = dlv_v$q;
+    end
+    always @(*) begin
         delivered$tx_msg_id = dlv_id$q;
         delivered$ack_bitmap = zero_bits;
         delivered$below_flag = 1'b1;
+    end
+    always @(*) begin
         delivered$below = dlv_below$q;
+    end
+    always @(*) begin
         credit$valid = crd_v$q;
+    end
+    always @(*) begin
         credit$tx_msg_id = crd_id$q;
+    end
+    always @(*) begin
         credit$rtx_flag = crd_rtx$q;
+    end
+    always @(*) begin
         credit$rtx_bitmap = crd_bits$q;
+    end
+    always @(*) begin
         credit$credit_flag = crd_set$q;
+    end
+    always @(*) begin
         credit$new_credit = crd_credit$q;
         credit$allow_tx = 1'b1;
+    end
+    always @(*) begin
         credit$rank_flag = crd_set$q;
+    end
+    always @(*) begin
         credit$new_rank = crd_rank$q;
+    end
+    always @(*) begin
         stat$records = cnt_rec$q;
+    end
+    always @(*) begin
         stat$failed = cnt_fail$q;
+    end
+    always @(*) begin
         stat$ctrl_events = cnt_ctrl$q;
+    end
+    always @(*) begin
         stat$delivered_events = cnt_dlv$q;
+    end
+    always @(*) begin
         stat$credit_events = cnt_crd$q;
-        if (reset) begin
-            st$d = st_idle;
-            cmd_v$d = 1'b0;
-            ctrl_v$d = 1'b0;
-            ctrl2_v$d = 1'b0;
-            dlv_v$d = 1'b0;
-            crd_v$d = 1'b0;
-            cnt_rec$d = zero_32;
-            cnt_fail$d = zero_32;
-            cnt_ctrl$d = zero_32;
-            cnt_dlv$d = zero_32;
-            cnt_crd$d = zero_32;
-        end
     end
     
 endmodule // nic_homa$prog
@@ -25876,320 +27480,686 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     // Update code
     always @(*) begin
         used0$clock = clock;
+    end
+    always @(*) begin
         used1$clock = clock;
+    end
+    always @(*) begin
         cam_used$clock = clock;
+    end
+    always @(*) begin
         active$clock = clock;
+    end
+    always @(*) begin
         delivering$clock = clock;
+    end
+    always @(*) begin
         id_fresh$clock = clock;
+    end
+    always @(*) begin
         gen$clock = clock;
+    end
+    always @(*) begin
         s1_kind$clock = clock;
+    end
+    always @(*) begin
         s1_ip$clock = clock;
+    end
+    always @(*) begin
         s1_port$clock = clock;
+    end
+    always @(*) begin
         s1_txid$clock = clock;
+    end
+    always @(*) begin
         s1_len$clock = clock;
+    end
+    always @(*) begin
         s1_off$clock = clock;
+    end
+    always @(*) begin
         s1_mark$clock = clock;
+    end
+    always @(*) begin
         s1_id$clock = clock;
+    end
+    always @(*) begin
         s1_vreq$clock = clock;
+    end
+    always @(*) begin
         s1_voff$clock = clock;
+    end
+    always @(*) begin
         s1_gen$clock = clock;
+    end
+    always @(*) begin
         s1_slot0$clock = clock;
+    end
+    always @(*) begin
         s1_slot1$clock = clock;
+    end
+    always @(*) begin
         s2_kind$clock = clock;
+    end
+    always @(*) begin
         s2_id$clock = clock;
+    end
+    always @(*) begin
         s2_new$clock = clock;
+    end
+    always @(*) begin
         s2_fail_alloc$clock = clock;
+    end
+    always @(*) begin
         s2_fail_bad$clock = clock;
+    end
+    always @(*) begin
         dw_v$clock = clock;
+    end
+    always @(*) begin
         dw_idx$clock = clock;
+    end
+    always @(*) begin
         dw$clock = clock;
+    end
+    always @(*) begin
         s1_didx$clock = clock;
+    end
+    always @(*) begin
         s2_done$clock = clock;
+    end
+    always @(*) begin
         cnt_late$clock = clock;
+    end
+    always @(*) begin
         cnt_conflict$clock = clock;
+    end
+    always @(*) begin
         s2_ip$clock = clock;
+    end
+    always @(*) begin
         s2_port$clock = clock;
+    end
+    always @(*) begin
         s2_txid$clock = clock;
+    end
+    always @(*) begin
         s2_len$clock = clock;
+    end
+    always @(*) begin
         s2_off$clock = clock;
+    end
+    always @(*) begin
         s2_full$clock = clock;
+    end
+    always @(*) begin
         s2_total$clock = clock;
+    end
+    always @(*) begin
         s2_pkt_bit$clock = clock;
+    end
+    always @(*) begin
         s2_mark$clock = clock;
+    end
+    always @(*) begin
         s2_gen$clock = clock;
+    end
+    always @(*) begin
         s2_buf$clock = clock;
+    end
+    always @(*) begin
         s2_class$clock = clock;
+    end
+    always @(*) begin
         s2_loc_kind$clock = clock;
+    end
+    always @(*) begin
         s2_loc_index$clock = clock;
+    end
+    always @(*) begin
         s3_valid$clock = clock;
+    end
+    always @(*) begin
         s3_id$clock = clock;
+    end
+    always @(*) begin
         s3_row$clock = clock;
+    end
+    always @(*) begin
         dp_beats$clock = clock;
+    end
+    always @(*) begin
         dp_id$clock = clock;
+    end
+    always @(*) begin
         dp_id_ok$clock = clock;
+    end
+    always @(*) begin
         dp_ip$clock = clock;
+    end
+    always @(*) begin
         dp_port$clock = clock;
+    end
+    always @(*) begin
         dp_txid$clock = clock;
+    end
+    always @(*) begin
         dp_len$clock = clock;
+    end
+    always @(*) begin
         dp_off$clock = clock;
+    end
+    always @(*) begin
         dp_local_port$clock = clock;
+    end
+    always @(*) begin
         dp_words$clock = clock;
+    end
+    always @(*) begin
         dp_check_pend$clock = clock;
+    end
+    always @(*) begin
         dp_outstanding$clock = clock;
+    end
+    always @(*) begin
         dp_unres_pend$clock = clock;
+    end
+    always @(*) begin
         dp_hold$clock = clock;
+    end
+    always @(*) begin
         v_ok$clock = clock;
+    end
+    always @(*) begin
         v_complete$clock = clock;
+    end
+    always @(*) begin
         v_buf$clock = clock;
+    end
+    always @(*) begin
         eng_state$clock = clock;
+    end
+    always @(*) begin
         eng_id$clock = clock;
+    end
+    always @(*) begin
         eng_addr$clock = clock;
+    end
+    always @(*) begin
         eng_left$clock = clock;
+    end
+    always @(*) begin
         eng_local_port$clock = clock;
+    end
+    always @(*) begin
         eng_inflight$clock = clock;
+    end
+    always @(*) begin
         eng_inflight_last$clock = clock;
+    end
+    always @(*) begin
         free_pend$clock = clock;
+    end
+    always @(*) begin
         free_pend_id$clock = clock;
+    end
+    always @(*) begin
         cnt_delivered$clock = clock;
+    end
+    always @(*) begin
         cnt_duplicates$clock = clock;
+    end
+    always @(*) begin
         cnt_alloc_fail$clock = clock;
+    end
+    always @(*) begin
         cnt_timeouts$clock = clock;
+    end
+    always @(*) begin
         cnt_bad_req$clock = clock;
+    end
+    always @(*) begin
         cnt_bad_data$clock = clock;
+    end
+    always @(*) begin
         now_d$clock = clock;
+    end
+    always @(*) begin
         expiry_d$clock = clock;
+    end
+    always @(*) begin
         s2_id_fifo$clock = clock;
+    end
+    always @(*) begin
         s2_buf_fifo$clock = clock;
+    end
+    always @(*) begin
         s3_ins$clock = clock;
+    end
+    always @(*) begin
         s3_loc_kind$clock = clock;
+    end
+    always @(*) begin
         s3_loc_index$clock = clock;
+    end
+    always @(*) begin
         s3_ip$clock = clock;
+    end
+    always @(*) begin
         s3_port$clock = clock;
+    end
+    always @(*) begin
         s3_txid$clock = clock;
+    end
+    always @(*) begin
         fr_v$clock = clock;
+    end
+    always @(*) begin
         tc_valid$clock = clock;
+    end
+    always @(*) begin
         tc_op$clock = clock;
+    end
+    always @(*) begin
         tc_id$clock = clock;
+    end
+    always @(*) begin
         tc_expiry$clock = clock;
+    end
+    always @(*) begin
         tc_meta$clock = clock;
+    end
+    always @(*) begin
         fr_tmo$clock = clock;
+    end
+    always @(*) begin
         fr_id$clock = clock;
+    end
+    always @(*) begin
         fr_class$clock = clock;
+    end
+    always @(*) begin
         fr_buf$clock = clock;
+    end
+    always @(*) begin
         dp_cw$clock = clock;
+    end
+    always @(*) begin
         dp_last_at$clock = clock;
-        used0$d = used0$q;
-        used1$d = used1$q;
-        cam_used$d = cam_used$q;
-        active$d = active$q;
-        delivering$d = delivering$q;
-        id_fresh$d = id_fresh$q;
-        gen$d = gen$q;
-        s1_kind$d = s1_kind$q;
-        s1_ip$d = s1_ip$q;
-        s1_port$d = s1_port$q;
-        s1_txid$d = s1_txid$q;
-        s1_len$d = s1_len$q;
-        s1_off$d = s1_off$q;
+    end
+    always @(*) begin
         s1_mark$d = s1_mark$q;
-        s1_id$d = s1_id$q;
+        s1_mark$d = info_req$mark_received;
+    end
+    always @(*) begin
         s1_vreq$d = s1_vreq$q;
-        s1_voff$d = s1_voff$q;
+        s1_vreq$d = (info_req$msg_len != zero_16) & (info_req$msg_len <= max_len);
+    end
+    always @(*) begin
         s1_gen$d = s1_gen$q;
-        s1_slot0$d = s1_slot0$q;
-        s1_slot1$d = s1_slot1$q;
+        s1_gen$d = timer$source$meta;
+    end
+    always @(*) begin
         s2_kind$d = s2_kind$q;
-        s2_id$d = s2_id$q;
-        s2_new$d = s2_new$q;
-        s2_fail_alloc$d = s2_fail_alloc$q;
-        s2_fail_bad$d = s2_fail_bad$q;
-        dw_v$d = dw_v$q;
-        dw_idx$d = dw_idx$q;
-        dw$d = dw$q;
+        s2_kind$d = s1_kind$q;
+        if (reset) begin
+            s2_kind$d = k_none;
+        end
+    end
+    always @(*) begin
         s1_didx$d = s1_didx$q;
-        s2_done$d = s2_done$q;
-        cnt_late$d = cnt_late$q;
-        cnt_conflict$d = cnt_conflict$q;
+        s1_didx$d = (info_req$src_ip[0+:8] << sh4) ^ info_req$tx_msg_id[0+:8];
+    end
+    always @(*) begin
         s2_ip$d = s2_ip$q;
+        s2_ip$d = s1_ip$q;
+    end
+    always @(*) begin
         s2_port$d = s2_port$q;
+        s2_port$d = s1_port$q;
+    end
+    always @(*) begin
         s2_txid$d = s2_txid$q;
+        s2_txid$d = s1_txid$q;
+    end
+    always @(*) begin
         s2_len$d = s2_len$q;
+        s2_len$d = s1_len$q;
+    end
+    always @(*) begin
         s2_off$d = s2_off$q;
-        s2_full$d = s2_full$q;
-        s2_total$d = s2_total$q;
+        s2_off$d = s1_off$q;
+    end
+    always @(*) begin
         s2_pkt_bit$d = s2_pkt_bit$q;
+        s2_pkt_bit$d = one_p << s1_off$q;
+    end
+    always @(*) begin
         s2_mark$d = s2_mark$q;
+        s2_mark$d = s1_mark$q;
+    end
+    always @(*) begin
         s2_gen$d = s2_gen$q;
-        s2_buf$d = s2_buf$q;
-        s2_class$d = s2_class$q;
-        s2_loc_kind$d = s2_loc_kind$q;
-        s2_loc_index$d = s2_loc_index$q;
-        s3_valid$d = s3_valid$q;
+        s2_gen$d = s1_gen$q;
+    end
+    always @(*) begin
         s3_id$d = s3_id$q;
-        s3_row$d = s3_row$q;
-        dp_beats$d = dp_beats$q;
-        dp_id$d = dp_id$q;
-        dp_id_ok$d = dp_id_ok$q;
-        dp_ip$d = dp_ip$q;
-        dp_port$d = dp_port$q;
-        dp_txid$d = dp_txid$q;
-        dp_len$d = dp_len$q;
-        dp_off$d = dp_off$q;
-        dp_local_port$d = dp_local_port$q;
-        dp_words$d = dp_words$q;
-        dp_check_pend$d = dp_check_pend$q;
-        dp_outstanding$d = dp_outstanding$q;
-        dp_unres_pend$d = dp_unres_pend$q;
-        dp_hold$d = dp_hold$q;
-        v_ok$d = v_ok$q;
-        v_complete$d = v_complete$q;
-        v_buf$d = v_buf$q;
-        eng_state$d = eng_state$q;
-        eng_id$d = eng_id$q;
-        eng_addr$d = eng_addr$q;
-        eng_left$d = eng_left$q;
-        eng_local_port$d = eng_local_port$q;
-        eng_inflight$d = eng_inflight$q;
-        eng_inflight_last$d = eng_inflight_last$q;
-        free_pend$d = free_pend$q;
-        free_pend_id$d = free_pend_id$q;
+        s3_id$d = s2_id$q;
+    end
+    always @(*) begin
         cnt_delivered$d = cnt_delivered$q;
-        cnt_duplicates$d = cnt_duplicates$q;
-        cnt_alloc_fail$d = cnt_alloc_fail$q;
+        source$data = zero_64;
+        source$last = 1'b0;
+        source$local_port = zero_16;
+        if (out_fifo$nonempty) begin
+            source$data = out_fifo$head[0+:64];
+            source$last = out_fifo$head[64+:1];
+            source$local_port = out_fifo$head[65+:16];
+            if (source$ready & out_fifo$head[64+:1]) begin
+                cnt_delivered$d = cnt_delivered$q + one_32;
+            end
+        end
+        if (reset) begin
+            cnt_delivered$d = zero_32;
+        end
+    end
+    always @(*) begin
         cnt_timeouts$d = cnt_timeouts$q;
-        cnt_bad_req$d = cnt_bad_req$q;
-        cnt_bad_data$d = cnt_bad_data$q;
+        stat$freed_id = zero_16;
+        stat$freed_timeout = 1'b0;
+        if (fr_v$q) begin
+            stat$freed_id = 16'(fr_id$q);
+            stat$freed_timeout = fr_tmo$q;
+            if (fr_tmo$q) begin
+                cnt_timeouts$d = cnt_timeouts$q + one_32;
+            end
+        end
+        if (reset) begin
+            cnt_timeouts$d = zero_32;
+        end
+    end
+    always @(*) begin
         now_d$d = now_d$q;
-        expiry_d$d = expiry_d$q;
-        s2_id_fifo$d = s2_id_fifo$q;
-        s2_buf_fifo$d = s2_buf_fifo$q;
-        s3_ins$d = s3_ins$q;
-        s3_loc_kind$d = s3_loc_kind$q;
-        s3_loc_index$d = s3_loc_index$q;
-        s3_ip$d = s3_ip$q;
-        s3_port$d = s3_port$q;
-        s3_txid$d = s3_txid$q;
-        fr_v$d = fr_v$q;
-        tc_valid$d = tc_valid$q;
-        tc_op$d = tc_op$q;
-        tc_id$d = tc_id$q;
-        tc_expiry$d = tc_expiry$q;
-        tc_meta$d = tc_meta$q;
-        fr_tmo$d = fr_tmo$q;
-        fr_id$d = fr_id$q;
-        fr_class$d = fr_class$q;
-        fr_buf$d = fr_buf$q;
-        dp_cw$d = dp_cw$q;
-        dp_last_at$d = dp_last_at$q;
-        cam_ip$0$clock = clock;
-        cam_port$0$clock = clock;
-        cam_txid$0$clock = clock;
-        cam_id$0$clock = clock;
-        cam_ip$0$d = cam_ip$0$q;
-        cam_port$0$d = cam_port$0$q;
-        cam_txid$0$d = cam_txid$0$q;
-        cam_id$0$d = cam_id$0$q;
-        cam_ip$1$clock = clock;
-        cam_port$1$clock = clock;
-        cam_txid$1$clock = clock;
-        cam_id$1$clock = clock;
-        cam_ip$1$d = cam_ip$1$q;
-        cam_port$1$d = cam_port$1$q;
-        cam_txid$1$d = cam_txid$1$q;
-        cam_id$1$d = cam_id$1$q;
-        cam_ip$2$clock = clock;
-        cam_port$2$clock = clock;
-        cam_txid$2$clock = clock;
-        cam_id$2$clock = clock;
-        cam_ip$2$d = cam_ip$2$q;
-        cam_port$2$d = cam_port$2$q;
-        cam_txid$2$d = cam_txid$2$q;
-        cam_id$2$d = cam_id$2$q;
-        cam_ip$3$clock = clock;
-        cam_port$3$clock = clock;
-        cam_txid$3$clock = clock;
-        cam_id$3$clock = clock;
-        cam_ip$3$d = cam_ip$3$q;
-        cam_port$3$d = cam_port$3$q;
-        cam_txid$3$d = cam_txid$3$q;
-        cam_id$3$d = cam_id$3$q;
-        class_fifo$0$clock = clock;
-        class_fifo$0$reset = reset;
-        class_fifo$0$pop = 1'b0;
-        class_fifo$0$push = fr_v$q & (fr_class$q == class_code$0);
-        class_fifo$0$push_data = fr_buf$q;
-        class_fresh_off$0$clock = clock;
-        class_taken$0$clock = clock;
-        s1_fits$0$clock = clock;
-        s1_fits$0$d = info_req$msg_len <= class_bytes$0;
-        class_fresh_off$0$d = class_fresh_off$0$q;
-        class_taken$0$d = class_taken$0$q;
-        class_fifo$1$clock = clock;
-        class_fifo$1$reset = reset;
-        class_fifo$1$pop = 1'b0;
-        class_fifo$1$push = fr_v$q & (fr_class$q == class_code$1);
-        class_fifo$1$push_data = fr_buf$q;
-        class_fresh_off$1$clock = clock;
-        class_taken$1$clock = clock;
-        s1_fits$1$clock = clock;
-        s1_fits$1$d = info_req$msg_len <= class_bytes$1;
-        class_fresh_off$1$d = class_fresh_off$1$q;
-        class_taken$1$d = class_taken$1$q;
-        class_fifo$2$clock = clock;
-        class_fifo$2$reset = reset;
-        class_fifo$2$pop = 1'b0;
-        class_fifo$2$push = fr_v$q & (fr_class$q == class_code$2);
-        class_fifo$2$push_data = fr_buf$q;
-        class_fresh_off$2$clock = clock;
-        class_taken$2$clock = clock;
-        s1_fits$2$clock = clock;
-        s1_fits$2$d = info_req$msg_len <= class_bytes$2;
-        class_fresh_off$2$d = class_fresh_off$2$q;
-        class_taken$2$d = class_taken$2$q;
-        class_fifo$3$clock = clock;
-        class_fifo$3$reset = reset;
-        class_fifo$3$pop = 1'b0;
-        class_fifo$3$push = fr_v$q & (fr_class$q == class_code$3);
-        class_fifo$3$push_data = fr_buf$q;
-        class_fresh_off$3$clock = clock;
-        class_taken$3$clock = clock;
-        s1_fits$3$clock = clock;
-        s1_fits$3$d = info_req$msg_len <= class_bytes$3;
-        class_fresh_off$3$d = class_fresh_off$3$q;
-        class_taken$3$d = class_taken$3$q;
-        way0$read_clock = clock;
-        way0$write_clock = clock;
-        way1$read_clock = clock;
-        way1$write_clock = clock;
-        rows$read_clock = clock;
-        done_tab$read_clock = clock;
-        done_tab$write_clock = clock;
-        rows$write_clock = clock;
-        buffer$read_clock = clock;
-        buffer$write_clock = clock;
-        timer$clock = clock;
-        timer$reset = reset;
-        timer$now = now_d$q;
-        timer$cmd$valid = tc_valid$q;
-        timer$cmd$op = tc_op$q;
-        timer$cmd$id = tc_id$q;
-        timer$cmd$expiry = tc_expiry$q;
-        timer$cmd$meta = tc_meta$q;
-        id_fifo$clock = clock;
-        id_fifo$reset = reset;
-        deliv_fifo$clock = clock;
-        deliv_fifo$reset = reset;
-        out_fifo$clock = clock;
-        out_fifo$reset = reset;
         now_d$d = now;
+    end
+    always @(*) begin
+        expiry_d$d = expiry_d$q;
         expiry_d$d = now + 64'(cfg$timeout);
+    end
+    always @(*) begin
+        s2_id_fifo$d = s2_id_fifo$q;
+        s2_id_fifo$d = id_fifo$nonempty;
+    end
+    always @(*) begin
+        s3_loc_kind$d = s3_loc_kind$q;
+        s3_loc_kind$d = s2_loc_kind$q;
+    end
+    always @(*) begin
+        s3_ip$d = s3_ip$q;
+        s3_ip$d = s2_ip$q;
+    end
+    always @(*) begin
+        s3_port$d = s3_port$q;
+        s3_port$d = s2_port$q;
+    end
+    always @(*) begin
+        s3_txid$d = s3_txid$q;
+        s3_txid$d = s2_txid$q;
+    end
+    always @(*) begin
+        tc_id$d = tc_id$q;
+        tc_id$d = s2_id$q;
+    end
+    always @(*) begin
+        fr_tmo$d = fr_tmo$q;
+        fr_tmo$d = s2_kind$q == k_free_tmo;
+    end
+    always @(*) begin
+        fr_id$d = fr_id$q;
+        fr_id$d = s2_id$q;
+    end
+    always @(*) begin
+        dp_last_at$d = dp_last_at$q;
+        dp_last_at$d = dp_words$q + hdr_last;
+    end
+    always @(*) begin
+        cam_ip$0$clock = clock;
+    end
+    always @(*) begin
+        cam_port$0$clock = clock;
+    end
+    always @(*) begin
+        cam_txid$0$clock = clock;
+    end
+    always @(*) begin
+        cam_id$0$clock = clock;
+    end
+    always @(*) begin
+        cam_ip$1$clock = clock;
+    end
+    always @(*) begin
+        cam_port$1$clock = clock;
+    end
+    always @(*) begin
+        cam_txid$1$clock = clock;
+    end
+    always @(*) begin
+        cam_id$1$clock = clock;
+    end
+    always @(*) begin
+        cam_ip$2$clock = clock;
+    end
+    always @(*) begin
+        cam_port$2$clock = clock;
+    end
+    always @(*) begin
+        cam_txid$2$clock = clock;
+    end
+    always @(*) begin
+        cam_id$2$clock = clock;
+    end
+    always @(*) begin
+        cam_ip$3$clock = clock;
+    end
+    always @(*) begin
+        cam_port$3$clock = clock;
+    end
+    always @(*) begin
+        cam_txid$3$clock = clock;
+    end
+    always @(*) begin
+        cam_id$3$clock = clock;
+    end
+    always @(*) begin
+        class_fifo$0$clock = clock;
+    end
+    always @(*) begin
+        class_fifo$0$reset = reset;
+    end
+    always @(*) begin
+        class_fifo$0$push = fr_v$q & (fr_class$q == class_code$0);
+    end
+    always @(*) begin
+        class_fifo$0$push_data = fr_buf$q;
+    end
+    always @(*) begin
+        class_fresh_off$0$clock = clock;
+    end
+    always @(*) begin
+        class_taken$0$clock = clock;
+    end
+    always @(*) begin
+        s1_fits$0$clock = clock;
+    end
+    always @(*) begin
+        s1_fits$0$d = info_req$msg_len <= class_bytes$0;
+    end
+    always @(*) begin
+        class_fifo$1$clock = clock;
+    end
+    always @(*) begin
+        class_fifo$1$reset = reset;
+    end
+    always @(*) begin
+        class_fifo$1$push = fr_v$q & (fr_class$q == class_code$1);
+    end
+    always @(*) begin
+        class_fifo$1$push_data = fr_buf$q;
+    end
+    always @(*) begin
+        class_fresh_off$1$clock = clock;
+    end
+    always @(*) begin
+        class_taken$1$clock = clock;
+    end
+    always @(*) begin
+        s1_fits$1$clock = clock;
+    end
+    always @(*) begin
+        s1_fits$1$d = info_req$msg_len <= class_bytes$1;
+    end
+    always @(*) begin
+        class_fifo$2$clock = clock;
+    end
+    always @(*) begin
+        class_fifo$2$reset = reset;
+    end
+    always @(*) begin
+        class_fifo$2$push = fr_v$q & (fr_class$q == class_code$2);
+    end
+    always @(*) begin
+        class_fifo$2$push_data = fr_buf$q;
+    end
+    always @(*) begin
+        class_fresh_off$2$clock = clock;
+    end
+    always @(*) begin
+        class_taken$2$clock = clock;
+    end
+    always @(*) begin
+        s1_fits$2$clock = clock;
+    end
+    always @(*) begin
+        s1_fits$2$d = info_req$msg_len <= class_bytes$2;
+    end
+    always @(*) begin
+        class_fifo$3$clock = clock;
+    end
+    always @(*) begin
+        class_fifo$3$reset = reset;
+    end
+    always @(*) begin
+        class_fifo$3$push = fr_v$q & (fr_class$q == class_code$3);
+    end
+    always @(*) begin
+        class_fifo$3$push_data = fr_buf$q;
+    end
+    always @(*) begin
+        class_fresh_off$3$clock = clock;
+    end
+    always @(*) begin
+        class_taken$3$clock = clock;
+    end
+    always @(*) begin
+        s1_fits$3$clock = clock;
+    end
+    always @(*) begin
+        s1_fits$3$d = info_req$msg_len <= class_bytes$3;
+    end
+    always @(*) begin
+        way0$read_clock = clock;
+    end
+    always @(*) begin
+        way0$write_clock = clock;
+    end
+    always @(*) begin
+        way1$read_clock = clock;
+    end
+    always @(*) begin
+        way1$write_clock = clock;
+    end
+    always @(*) begin
+        rows$read_clock = clock;
+    end
+    always @(*) begin
+        done_tab$read_clock = clock;
+    end
+    always @(*) begin
+        done_tab$write_clock = clock;
+    end
+    always @(*) begin
+        rows$write_clock = clock;
+    end
+    always @(*) begin
+        buffer$read_clock = clock;
+    end
+    always @(*) begin
+        buffer$write_clock = clock;
+    end
+    always @(*) begin
+        timer$clock = clock;
+    end
+    always @(*) begin
+        timer$reset = reset;
+    end
+    always @(*) begin
+        timer$now = now_d$q;
+    end
+    always @(*) begin
+        timer$cmd$valid = tc_valid$q;
+    end
+    always @(*) begin
+        timer$cmd$op = tc_op$q;
+    end
+    always @(*) begin
+        timer$cmd$id = tc_id$q;
+    end
+    always @(*) begin
+        timer$cmd$expiry = tc_expiry$q;
+    end
+    always @(*) begin
+        timer$cmd$meta = tc_meta$q;
+    end
+    always @(*) begin
+        id_fifo$clock = clock;
+    end
+    always @(*) begin
+        id_fifo$reset = reset;
+    end
+    always @(*) begin
+        deliv_fifo$clock = clock;
+    end
+    always @(*) begin
+        deliv_fifo$reset = reset;
+    end
+    always @(*) begin
+        out_fifo$clock = clock;
+    end
+    always @(*) begin
+        out_fifo$reset = reset;
+    end
+    always @(*) begin
         expiry = expiry_d$q;
+    end
+    always @(*) begin
         expiry_lo = expiry_d$q[0+:32];
+    end
+    always @(*) begin
         now_lo = now_d$q[0+:32];
+    end
+    always @(*) begin
         s1_free = (s1_kind$q == k_free_dlv) | (s1_kind$q == k_free_tmo);
+    end
+    always @(*) begin
         s1_req = s1_kind$q == k_req;
+    end
+    always @(*) begin
         s1_writes = s1_req | (s1_kind$q == k_check) | (s1_kind$q == k_unres);
+    end
+    always @(*) begin
         info_req$ready = ~(dp_unres_pend$q | s1_free | s1_req | dp_check_pend$q | free_pend$q | timer$source$valid | reset);
+    end
+    always @(*) begin
         timer$source$ready = 1'b0;
         s0_kind = k_none;
         if (dp_unres_pend$q) begin
@@ -26210,27 +28180,51 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         else if (info_req$valid & info_req$ready) begin
             s0_kind = k_req;
         end
-        ip_hi = info_req$src_ip[16+:16];
-        ip_lo = info_req$src_ip[0+:16];
-        h0 = ip_hi ^ ip_lo ^ info_req$src_port ^ info_req$tx_msg_id;
-        h1 = info_req$tx_msg_id + (((ip_hi << sh5) | (ip_hi >> sh11)) ^ ip_lo ^ ((info_req$src_port << sh9) | (info_req$src_port >> sh7)));
-        way0$read_address = h0[0+:6];
-        way1$read_address = h1[0+:6];
-        s1_didx$d = (info_req$src_ip[0+:8] << sh4) ^ info_req$tx_msg_id[0+:8];
-        done_tab$read_address = s1_didx$d;
+    end
+    always @(*) begin
+        s1_kind$d = s1_kind$q;
         s1_kind$d = s0_kind;
+        if (reset) begin
+            s1_kind$d = k_none;
+        end
+    end
+    always @(*) begin
+        s1_ip$d = s1_ip$q;
         s1_ip$d = info_req$src_ip;
+        if ((s0_kind == k_unres) | (s0_kind == k_check)) begin
+            s1_ip$d = dp_ip$q;
+        end
+    end
+    always @(*) begin
+        s1_port$d = s1_port$q;
         s1_port$d = info_req$src_port;
+        if ((s0_kind == k_unres) | (s0_kind == k_check)) begin
+            s1_port$d = dp_port$q;
+        end
+    end
+    always @(*) begin
+        s1_txid$d = s1_txid$q;
         s1_txid$d = info_req$tx_msg_id;
+        if ((s0_kind == k_unres) | (s0_kind == k_check)) begin
+            s1_txid$d = dp_txid$q;
+        end
+    end
+    always @(*) begin
+        s1_len$d = s1_len$q;
         s1_len$d = info_req$msg_len;
-        s0_off_bytes = 16'(info_req$pkt_offset[0+:6]) << sh10;
-        s1_vreq$d = (info_req$msg_len != zero_16) & (info_req$msg_len <= max_len);
-        s1_voff$d = (info_req$pkt_offset[6+:2] == zero_2) & (s0_off_bytes < info_req$msg_len);
+        if ((s0_kind == k_unres) | (s0_kind == k_check)) begin
+            s1_len$d = dp_len$q;
+        end
+    end
+    always @(*) begin
+        s1_off$d = s1_off$q;
         s1_off$d = info_req$pkt_offset;
-        s1_mark$d = info_req$mark_received;
-        s1_slot0$d = h0[0+:6];
-        s1_slot1$d = h1[0+:6];
-        s1_gen$d = timer$source$meta;
+        if ((s0_kind == k_unres) | (s0_kind == k_check)) begin
+            s1_off$d = dp_off$q;
+        end
+    end
+    always @(*) begin
+        s1_id$d = s1_id$q;
         s1_id$d = dp_id$q[0+:4];
         if (s0_kind == k_free_dlv) begin
             s1_id$d = free_pend_id$q;
@@ -26238,141 +28232,337 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         if (s0_kind == k_free_tmo) begin
             s1_id$d = timer$source$id;
         end
-        if ((s0_kind == k_unres) | (s0_kind == k_check)) begin
-            s1_ip$d = dp_ip$q;
-            s1_port$d = dp_port$q;
-            s1_txid$d = dp_txid$q;
-            s1_len$d = dp_len$q;
-            s1_off$d = dp_off$q;
-        end
+    end
+    always @(*) begin
+        ip_hi = info_req$src_ip[16+:16];
+    end
+    always @(*) begin
+        ip_lo = info_req$src_ip[0+:16];
+    end
+    always @(*) begin
+        h0 = ip_hi ^ ip_lo ^ info_req$src_port ^ info_req$tx_msg_id;
+    end
+    always @(*) begin
+        s1_slot0$d = s1_slot0$q;
+        s1_slot0$d = h0[0+:6];
+    end
+    always @(*) begin
+        h1 = info_req$tx_msg_id + (((ip_hi << sh5) | (ip_hi >> sh11)) ^ ip_lo ^ ((info_req$src_port << sh9) | (info_req$src_port >> sh7)));
+    end
+    always @(*) begin
+        s1_slot1$d = s1_slot1$q;
+        s1_slot1$d = h1[0+:6];
+    end
+    always @(*) begin
+        way0$read_address = h0[0+:6];
+    end
+    always @(*) begin
+        way1$read_address = h1[0+:6];
+    end
+    always @(*) begin
+        done_tab$read_address = s1_didx$d;
+    end
+    always @(*) begin
+        s0_off_bytes = 16'(info_req$pkt_offset[0+:6]) << sh10;
+    end
+    always @(*) begin
+        s1_voff$d = s1_voff$q;
+        s1_voff$d = (info_req$pkt_offset[6+:2] == zero_2) & (s0_off_bytes < info_req$msg_len);
+    end
+    always @(*) begin
         fwd = s3_valid$q & (s3_id$q == s2_id$q);
+    end
+    always @(*) begin
         if (fwd) begin
             row = s3_row$q;
         end
         else begin
             row = rows$read_data;
         end
+    end
+    always @(*) begin
+        fr_class$d = fr_class$q;
+        fr_class$d = row[180+:2];
+    end
+    always @(*) begin
+        fr_buf$d = fr_buf$q;
+        fr_buf$d = row[156+:24];
+    end
+    always @(*) begin
         gen_ok_r = rows$read_data[200+:16] == s2_gen$q;
+    end
+    always @(*) begin
         late_r = now_lo - rows$read_data[216+:32];
+    end
+    always @(*) begin
         early_r = late_r[32'h1f];
+    end
+    always @(*) begin
         idle_r = (expiry_lo - rows$read_data[216+:32]) >= cfg$conflict_idle;
+    end
+    always @(*) begin
         idle_f = (expiry_lo - s3_row$q[216+:32]) >= cfg$conflict_idle;
+    end
+    always @(*) begin
         tmo_early = early_r;
+    end
+    always @(*) begin
         idle_long = idle_r;
         if (fwd) begin
             idle_long = idle_f;
         end
+    end
+    always @(*) begin
         s2_active = active$q[s2_id$q];
+    end
+    always @(*) begin
         s2_delivering = delivering$q[s2_id$q];
+    end
+    always @(*) begin
+        tmo_live = (s2_kind$q == k_free_tmo) & s2_active & ~s2_delivering & gen_ok_r;
+    end
+    always @(*) begin
+        tmo_rearm = tmo_live & (tmo_early | (dp_hold$q & (dp_id$q == 16'(s2_id$q))));
+    end
+    always @(*) begin
         do_free = 1'b0;
         if (s2_kind$q == k_free_dlv) begin
             do_free = s2_active;
         end
-        tmo_live = (s2_kind$q == k_free_tmo) & s2_active & ~s2_delivering & gen_ok_r;
-        tmo_rearm = tmo_live & (tmo_early | (dp_hold$q & (dp_id$q == 16'(s2_id$q))));
         if (tmo_live & ~tmo_rearm) begin
             do_free = 1'b1;
         end
+    end
+    always @(*) begin
+        fr_v$d = fr_v$q;
+        fr_v$d = do_free;
+        if (reset) begin
+            fr_v$d = 1'b0;
+        end
+    end
+    always @(*) begin
         row_loc_index = row[184+:16];
+    end
+    always @(*) begin
         del_slot = row_loc_index[0+:6];
+    end
+    always @(*) begin
         del0_now = do_free & (row[182+:2] == loc_way0);
+    end
+    always @(*) begin
         del1_now = do_free & (row[182+:2] == loc_way1);
+    end
+    always @(*) begin
         del_mask0 = zero_s;
-        del_mask1 = zero_s;
-        cam_del_mask = zero_cam;
         if (del0_now) begin
             del_mask0 = one_s << del_slot;
         end
+    end
+    always @(*) begin
+        del_mask1 = zero_s;
         if (del1_now) begin
             del_mask1 = one_s << del_slot;
         end
+    end
+    always @(*) begin
+        cam_del_mask = zero_cam;
+        if (do_free & (row[182+:2] == loc_cam)) begin
+            cam_del_mask = one_cam << row_loc_index[0+:2];
+        end
+    end
+    always @(*) begin
         dwr_ip = row[76+:32];
+    end
+    always @(*) begin
         dwr_txid = row[124+:16];
+    end
+    always @(*) begin
         done_tab$write_enable = do_free & (s2_kind$q == k_free_dlv);
+    end
+    always @(*) begin
+        dw_v$d = dw_v$q;
+        dw_v$d = done_tab$write_enable;
+        if (reset) begin
+            dw_v$d = 1'b0;
+        end
+    end
+    always @(*) begin
         done_tab$write_address = (dwr_ip[0+:8] << sh4) ^ dwr_txid[0+:8];
+    end
+    always @(*) begin
+        dw_idx$d = dw_idx$q;
+        dw_idx$d = done_tab$write_address;
+    end
+    always @(*) begin
         done_tab$write_data[0+:1] = 1'b1;
         done_tab$write_data[1+:32] = dwr_ip;
         done_tab$write_data[33+:16] = dwr_txid;
         done_tab$write_data[49+:32] = expiry_lo;
-        dw_v$d = done_tab$write_enable;
-        dw_idx$d = done_tab$write_address;
+    end
+    always @(*) begin
+        dw$d = dw$q;
         dw$d = done_tab$write_data;
-        if (do_free & (row[182+:2] == loc_cam)) begin
-            cam_del_mask = one_cam << row_loc_index[0+:2];
-        end
+    end
+    always @(*) begin
         s1_total = s1_len$q[10+:6];
         if (s1_len$q[0+:10] != zero_10) begin
             s1_total = s1_len$q[10+:6] + one_6;
         end
+    end
+    always @(*) begin
+        s2_total$d = s2_total$q;
+        s2_total$d = s1_total;
+    end
+    always @(*) begin
         s1_valid_req = s1_vreq$q & s1_voff$q;
+    end
+    always @(*) begin
+        s2_fail_bad$d = s2_fail_bad$q;
+        s2_fail_bad$d = (s1_kind$q == k_req) & ~s1_valid_req;
+    end
+    always @(*) begin
         r0 = way0$read_data;
         if (s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q)) begin
             r0[0+:32] = s3_ip$q;
+        end
+        if (s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q)) begin
             r0[32+:16] = s3_port$q;
+        end
+        if (s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q)) begin
             r0[48+:16] = s3_txid$q;
+        end
+        if (s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q)) begin
             r0[64+:16] = 16'(s3_id$q);
         end
+    end
+    always @(*) begin
         r1 = way1$read_data;
         if (s3_ins$q & (s3_loc_kind$q == loc_way1) & (s3_loc_index$q == s1_slot1$q)) begin
             r1[0+:32] = s3_ip$q;
+        end
+        if (s3_ins$q & (s3_loc_kind$q == loc_way1) & (s3_loc_index$q == s1_slot1$q)) begin
             r1[32+:16] = s3_port$q;
+        end
+        if (s3_ins$q & (s3_loc_kind$q == loc_way1) & (s3_loc_index$q == s1_slot1$q)) begin
             r1[48+:16] = s3_txid$q;
+        end
+        if (s3_ins$q & (s3_loc_kind$q == loc_way1) & (s3_loc_index$q == s1_slot1$q)) begin
             r1[64+:16] = 16'(s3_id$q);
         end
+    end
+    always @(*) begin
         used0_now = used0$q[s1_slot0$q];
+    end
+    always @(*) begin
         used1_now = used1$q[s1_slot1$q];
+    end
+    always @(*) begin
+        s2_loc_kind$d = s2_loc_kind$q;
+        s2_loc_kind$d = loc_cam;
+        if (~used1_now) begin
+            s2_loc_kind$d = loc_way1;
+        end
+        if (~used0_now) begin
+            s2_loc_kind$d = loc_way0;
+        end
+    end
+    always @(*) begin
         cam_used_now = cam_used$q;
+    end
+    always @(*) begin
         hit = 1'b0;
-        hit_id = zero_16;
         if (cam_used_now[0] & (cam_ip$0$q == s1_ip$q) & (cam_port$0$q == s1_port$q) & (cam_txid$0$q == s1_txid$q)) begin
             hit = 1'b1;
-            hit_id = cam_id$0$q;
         end
         if (cam_used_now[1] & (cam_ip$1$q == s1_ip$q) & (cam_port$1$q == s1_port$q) & (cam_txid$1$q == s1_txid$q)) begin
             hit = 1'b1;
-            hit_id = cam_id$1$q;
         end
         if (cam_used_now[2] & (cam_ip$2$q == s1_ip$q) & (cam_port$2$q == s1_port$q) & (cam_txid$2$q == s1_txid$q)) begin
             hit = 1'b1;
-            hit_id = cam_id$2$q;
         end
         if (cam_used_now[3] & (cam_ip$3$q == s1_ip$q) & (cam_port$3$q == s1_port$q) & (cam_txid$3$q == s1_txid$q)) begin
             hit = 1'b1;
-            hit_id = cam_id$3$q;
         end
         if (used1_now & (r1[0+:32] == s1_ip$q) & (r1[32+:16] == s1_port$q) & (r1[48+:16] == s1_txid$q)) begin
             hit = 1'b1;
-            hit_id = r1[64+:16];
         end
         if (used0_now & (r0[0+:32] == s1_ip$q) & (r0[32+:16] == s1_port$q) & (r0[48+:16] == s1_txid$q)) begin
             hit = 1'b1;
+        end
+    end
+    always @(*) begin
+        hit_id = zero_16;
+        if (cam_used_now[0] & (cam_ip$0$q == s1_ip$q) & (cam_port$0$q == s1_port$q) & (cam_txid$0$q == s1_txid$q)) begin
+            hit_id = cam_id$0$q;
+        end
+        if (cam_used_now[1] & (cam_ip$1$q == s1_ip$q) & (cam_port$1$q == s1_port$q) & (cam_txid$1$q == s1_txid$q)) begin
+            hit_id = cam_id$1$q;
+        end
+        if (cam_used_now[2] & (cam_ip$2$q == s1_ip$q) & (cam_port$2$q == s1_port$q) & (cam_txid$2$q == s1_txid$q)) begin
+            hit_id = cam_id$2$q;
+        end
+        if (cam_used_now[3] & (cam_ip$3$q == s1_ip$q) & (cam_port$3$q == s1_port$q) & (cam_txid$3$q == s1_txid$q)) begin
+            hit_id = cam_id$3$q;
+        end
+        if (used1_now & (r1[0+:32] == s1_ip$q) & (r1[32+:16] == s1_port$q) & (r1[48+:16] == s1_txid$q)) begin
+            hit_id = r1[64+:16];
+        end
+        if (used0_now & (r0[0+:32] == s1_ip$q) & (r0[32+:16] == s1_port$q) & (r0[48+:16] == s1_txid$q)) begin
             hit_id = r0[64+:16];
         end
+    end
+    always @(*) begin
         cam_free_any = 1'b0;
-        cam_free_idx = cam_code$0;
         if (~cam_used_now[32'h3 - 0]) begin
             cam_free_any = 1'b1;
-            cam_free_idx = cam_code$3;
         end
         if (~cam_used_now[32'h3 - 1]) begin
             cam_free_any = 1'b1;
-            cam_free_idx = cam_code$2;
         end
         if (~cam_used_now[32'h3 - 2]) begin
             cam_free_any = 1'b1;
-            cam_free_idx = cam_code$1;
         end
         if (~cam_used_now[32'h3 - 3]) begin
             cam_free_any = 1'b1;
+        end
+    end
+    always @(*) begin
+        cam_free_idx = cam_code$0;
+        if (~cam_used_now[32'h3 - 0]) begin
+            cam_free_idx = cam_code$3;
+        end
+        if (~cam_used_now[32'h3 - 1]) begin
+            cam_free_idx = cam_code$2;
+        end
+        if (~cam_used_now[32'h3 - 2]) begin
+            cam_free_idx = cam_code$1;
+        end
+        if (~cam_used_now[32'h3 - 3]) begin
             cam_free_idx = cam_code$0;
         end
+    end
+    always @(*) begin
+        s2_loc_index$d = s2_loc_index$q;
+        s2_loc_index$d = 16'(cam_free_idx);
+        if (~used1_now) begin
+            s2_loc_index$d = 16'(s1_slot1$q);
+        end
+        if (~used0_now) begin
+            s2_loc_index$d = 16'(s1_slot0$q);
+        end
+    end
+    always @(*) begin
         id_avail = id_fifo$nonempty | (id_fresh$q != n_ids);
+    end
+    always @(*) begin
         if (id_fifo$nonempty) begin
             new_id = id_fifo$head;
         end
         else begin
             new_id = id_fresh$q[0+:4];
         end
+    end
+    always @(*) begin
         class_found = 1'b0;
         class_from_fifo = 1'b0;
         class_sel = class_code$0;
@@ -26421,53 +28611,81 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 class_buf = class_base$0 + class_fresh_off$0$q;
             end
         end
+    end
+    always @(*) begin
+        s2_buf$d = s2_buf$q;
+        s2_buf$d = class_buf;
+    end
+    always @(*) begin
+        s2_class$d = s2_class$q;
+        s2_class$d = class_sel;
+    end
+    always @(*) begin
+        s2_buf_fifo$d = s2_buf_fifo$q;
+        s2_buf_fifo$d = class_from_fifo;
+    end
+    always @(*) begin
         d_fwd = dw_v$q & (dw_idx$q == s1_didx$q);
+    end
+    always @(*) begin
         d_txid = done_tab$read_data[33+:16];
+    end
+    always @(*) begin
         d_gap = d_txid[8+:8] - s1_txid$q[8+:8];
+    end
+    always @(*) begin
         d_age = now_lo - done_tab$read_data[49+:32];
+    end
+    always @(*) begin
         d_hit_r = done_tab$read_data[0+:1] & (done_tab$read_data[1+:32] == s1_ip$q) & (d_txid[0+:8] == s1_txid$q[0+:8]) & ~d_gap[32'h7] & d_age[32'h1f];
+    end
+    always @(*) begin
         d_txid_f = dw$q[33+:16];
+    end
+    always @(*) begin
         d_gap_f = d_txid_f[8+:8] - s1_txid$q[8+:8];
+    end
+    always @(*) begin
         d_age_f = now_lo - dw$q[49+:32];
+    end
+    always @(*) begin
         d_hit_f = dw$q[0+:1] & (dw$q[1+:32] == s1_ip$q) & (d_txid_f[0+:8] == s1_txid$q[0+:8]) & ~d_gap_f[32'h7] & d_age_f[32'h1f];
+    end
+    always @(*) begin
         d_hit = d_hit_r;
         if (d_fwd) begin
             d_hit = d_hit_f;
         end
-        alloc = (s1_kind$q == k_req) & ~hit & ~d_hit & s1_valid_req & id_avail & class_found & (~used0_now | ~used1_now | cam_free_any);
-        s2_kind$d = s1_kind$q;
-        s2_new$d = alloc;
-        s2_fail_bad$d = (s1_kind$q == k_req) & ~s1_valid_req;
-        s2_fail_alloc$d = (s1_kind$q == k_req) & s1_valid_req & ~hit & ~d_hit & ~alloc;
+    end
+    always @(*) begin
+        s2_done$d = s2_done$q;
         s2_done$d = (s1_kind$q == k_req) & s1_valid_req & ~hit & d_hit;
-        s2_ip$d = s1_ip$q;
-        s2_port$d = s1_port$q;
-        s2_txid$d = s1_txid$q;
-        s2_len$d = s1_len$q;
-        s2_off$d = s1_off$q;
+        if (reset) begin
+            s2_done$d = 1'b0;
+        end
+    end
+    always @(*) begin
+        alloc = (s1_kind$q == k_req) & ~hit & ~d_hit & s1_valid_req & id_avail & class_found & (~used0_now | ~used1_now | cam_free_any);
+    end
+    always @(*) begin
+        s2_new$d = s2_new$q;
+        s2_new$d = alloc;
+    end
+    always @(*) begin
+        s2_fail_alloc$d = s2_fail_alloc$q;
+        s2_fail_alloc$d = (s1_kind$q == k_req) & s1_valid_req & ~hit & ~d_hit & ~alloc;
+    end
+    always @(*) begin
         len_th = ~(ones_p << s1_len$q[10+:6]);
+    end
+    always @(*) begin
+        s2_full$d = s2_full$q;
         s2_full$d = len_th;
         if (s1_len$q[0+:10] != zero_10) begin
             s2_full$d = (len_th << sh1) | one_p;
         end
-        s2_pkt_bit$d = one_p << s1_off$q;
-        s2_total$d = s1_total;
-        s2_mark$d = s1_mark$q;
-        s2_gen$d = s1_gen$q;
-        s2_buf$d = class_buf;
-        s2_class$d = class_sel;
-        s2_buf_fifo$d = class_from_fifo;
-        s2_id_fifo$d = id_fifo$nonempty;
-        s2_loc_kind$d = loc_cam;
-        s2_loc_index$d = 16'(cam_free_idx);
-        if (~used1_now) begin
-            s2_loc_kind$d = loc_way1;
-            s2_loc_index$d = 16'(s1_slot1$q);
-        end
-        if (~used0_now) begin
-            s2_loc_kind$d = loc_way0;
-            s2_loc_index$d = 16'(s1_slot0$q);
-        end
+    end
+    always @(*) begin
         row_id = s1_id$q;
         if (s1_kind$q == k_req) begin
             if (hit) begin
@@ -26477,23 +28695,64 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 row_id = new_id;
             end
         end
+    end
+    always @(*) begin
+        s2_id$d = s2_id$q;
         s2_id$d = row_id;
+    end
+    always @(*) begin
         rows$read_address = row_id;
+    end
+    always @(*) begin
         s2_alloc = s2_new$q;
+    end
+    always @(*) begin
+        s3_ins$d = s3_ins$q;
+        s3_ins$d = s2_alloc;
+        if (reset) begin
+            s3_ins$d = 1'b0;
+        end
+    end
+    always @(*) begin
+        ins_slot = s2_loc_index$q[0+:6];
+    end
+    always @(*) begin
+        id_fresh$d = id_fresh$q;
+        gen$d = gen$q;
+        cam_ip$0$d = cam_ip$0$q;
+        cam_port$0$d = cam_port$0$q;
+        cam_txid$0$d = cam_txid$0$q;
+        cam_id$0$d = cam_id$0$q;
+        cam_ip$1$d = cam_ip$1$q;
+        cam_port$1$d = cam_port$1$q;
+        cam_txid$1$d = cam_txid$1$q;
+        cam_id$1$d = cam_id$1$q;
+        cam_ip$2$d = cam_ip$2$q;
+        cam_port$2$d = cam_port$2$q;
+        cam_txid$2$d = cam_txid$2$q;
+        cam_id$2$d = cam_id$2$q;
+        cam_ip$3$d = cam_ip$3$q;
+        cam_port$3$d = cam_port$3$q;
+        cam_txid$3$d = cam_txid$3$q;
+        cam_id$3$d = cam_id$3$q;
+        class_fifo$0$pop = 1'b0;
+        class_fresh_off$0$d = class_fresh_off$0$q;
+        class_taken$0$d = class_taken$0$q;
+        class_fifo$1$pop = 1'b0;
+        class_fresh_off$1$d = class_fresh_off$1$q;
+        class_taken$1$d = class_taken$1$q;
+        class_fifo$2$pop = 1'b0;
+        class_fresh_off$2$d = class_fresh_off$2$q;
+        class_taken$2$d = class_taken$2$q;
+        class_fifo$3$pop = 1'b0;
+        class_fresh_off$3$d = class_fresh_off$3$q;
+        class_taken$3$d = class_taken$3$q;
         id_fifo$pop = 1'b0;
         ins_mask0 = zero_s;
         ins_mask1 = zero_s;
         cam_ins_mask = zero_cam;
-        ins_slot = s2_loc_index$q[0+:6];
         way0$write_enable = 1'b0;
         way1$write_enable = 1'b0;
-        way0$write_address = ins_slot;
-        way1$write_address = ins_slot;
-        way0$write_data[0+:32] = s2_ip$q;
-        way0$write_data[32+:16] = s2_port$q;
-        way0$write_data[48+:16] = s2_txid$q;
-        way0$write_data[64+:16] = 16'(s2_id$q);
-        way1$write_data = way0$write_data;
         if (s2_alloc) begin
             gen$d = gen$q + one_16;
             if (s2_id_fifo$q) begin
@@ -26574,36 +28833,130 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 end
             end
         end
-        s3_ins$d = s2_alloc;
-        s3_loc_kind$d = s2_loc_kind$q;
-        s3_loc_index$d = ins_slot;
-        s3_ip$d = s2_ip$q;
-        s3_port$d = s2_port$q;
-        s3_txid$d = s2_txid$q;
+        if (reset) begin
+            id_fresh$d = zero_c;
+        end
+        if (reset) begin
+            class_fresh_off$0$d = zero_24;
+        end
+        if (reset) begin
+            class_taken$0$d = zero_c;
+        end
+        if (reset) begin
+            class_fresh_off$1$d = zero_24;
+        end
+        if (reset) begin
+            class_taken$1$d = zero_c;
+        end
+        if (reset) begin
+            class_fresh_off$2$d = zero_24;
+        end
+        if (reset) begin
+            class_taken$2$d = zero_c;
+        end
+        if (reset) begin
+            class_fresh_off$3$d = zero_24;
+        end
+        if (reset) begin
+            class_taken$3$d = zero_c;
+        end
+    end
+    always @(*) begin
+        used0$d = used0$q;
         used0$d = (used0$q & ~del_mask0) | ins_mask0;
+        if (reset) begin
+            used0$d = zero_s;
+        end
+    end
+    always @(*) begin
+        used1$d = used1$q;
         used1$d = (used1$q & ~del_mask1) | ins_mask1;
+        if (reset) begin
+            used1$d = zero_s;
+        end
+    end
+    always @(*) begin
+        cam_used$d = cam_used$q;
         cam_used$d = (cam_used$q & ~cam_del_mask) | cam_ins_mask;
+        if (reset) begin
+            cam_used$d = zero_cam;
+        end
+    end
+    always @(*) begin
+        s3_loc_index$d = s3_loc_index$q;
+        s3_loc_index$d = ins_slot;
+    end
+    always @(*) begin
+        way0$write_address = ins_slot;
+    end
+    always @(*) begin
+        way1$write_address = ins_slot;
+    end
+    always @(*) begin
+        way0$write_data[0+:32] = s2_ip$q;
+        way0$write_data[32+:16] = s2_port$q;
+        way0$write_data[48+:16] = s2_txid$q;
+        way0$write_data[64+:16] = 16'(s2_id$q);
+    end
+    always @(*) begin
+        way1$write_data = way0$write_data;
+    end
+    always @(*) begin
         row_new = row;
         if (s2_new$q) begin
             row_new[0+:38] = zero_p;
+        end
+        if (s2_new$q) begin
             row_new[38+:38] = zero_p;
+        end
+        if (s2_new$q) begin
             row_new[76+:32] = s2_ip$q;
+        end
+        if (s2_new$q) begin
             row_new[108+:16] = s2_port$q;
+        end
+        if (s2_new$q) begin
             row_new[124+:16] = s2_txid$q;
+        end
+        if (s2_new$q) begin
             row_new[140+:16] = s2_len$q;
+        end
+        if (s2_new$q) begin
             row_new[156+:24] = s2_buf$q;
+        end
+        if (s2_new$q) begin
             row_new[180+:2] = s2_class$q;
+        end
+        if (s2_new$q) begin
             row_new[182+:2] = s2_loc_kind$q;
+        end
+        if (s2_new$q) begin
             row_new[184+:16] = s2_loc_index$q;
+        end
+        if (s2_new$q) begin
             row_new[200+:16] = gen$q;
         end
+    end
+    always @(*) begin
+        tc_meta$d = tc_meta$q;
+        tc_meta$d = row_new[200+:16];
+    end
+    always @(*) begin
         full = s2_full$q;
+    end
+    always @(*) begin
         pkt_bit = s2_pkt_bit$q;
+    end
+    always @(*) begin
         received_next = row_new[0+:38];
         if (s2_mark$q) begin
             received_next = row_new[0+:38] | pkt_bit;
         end
+    end
+    always @(*) begin
         ack_scan = received_next | ~full;
+    end
+    always @(*) begin
         ack_no = 9'(s2_total$q);
         if (~ack_scan[32'h25 - 0]) begin
             ack_no = ack_code$37;
@@ -26719,10 +29072,103 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         if (~ack_scan[32'h25 - 37]) begin
             ack_no = ack_code$0;
         end
+    end
+    always @(*) begin
         stored_next = row_new[38+:38] | pkt_bit;
         if (s2_kind$q == k_unres) begin
             stored_next = row_new[38+:38] & ~pkt_bit;
         end
+    end
+    always @(*) begin
+        rows$write_address = s2_id$q;
+    end
+    always @(*) begin
+        active_clr = zero_n;
+        if (do_free) begin
+            active_clr = one_n << s2_id$q;
+        end
+    end
+    always @(*) begin
+        id_fifo$push = fr_v$q;
+    end
+    always @(*) begin
+        id_fifo$push_data = fr_id$q;
+    end
+    always @(*) begin
+        stat$freed_valid = fr_v$q;
+    end
+    always @(*) begin
+        dp_first = dp_beats$q == zero_8;
+    end
+    always @(*) begin
+        sink$ready = ~reset & (~dp_outstanding$q | (~dp_first & (dp_beats$q[2+:14] == zero_14) & ~sink$last));
+    end
+    always @(*) begin
+        dp_accept = sink$valid & sink$ready;
+    end
+    always @(*) begin
+        dp_share = dp_cw$q - (16'(dp_off$q) << sh7);
+    end
+    always @(*) begin
+        dp_words$d = dp_words$q;
+        dp_words$d = pkt_words_c;
+        if (dp_share <= pkt_words_c) begin
+            dp_words$d = dp_share;
+        end
+    end
+    always @(*) begin
+        dp_payload_idx = dp_beats$q - hdr_words;
+    end
+    always @(*) begin
+        dp_good = v_ok$q & ~dp_first & (dp_beats$q == dp_last_at$q);
+    end
+    always @(*) begin
+        wr_addr = v_buf$q + (24'(dp_off$q) << sh7) + 24'(dp_payload_idx);
+    end
+    always @(*) begin
+        buffer$write_address = wr_addr[0+:15];
+    end
+    always @(*) begin
+        buffer$write_data = sink$data;
+    end
+    always @(*) begin
+        deliv_fifo$push_data[0+:16] = dp_id$q;
+        deliv_fifo$push_data[16+:32] = dp_ip$q;
+        deliv_fifo$push_data[48+:16] = dp_port$q;
+        deliv_fifo$push_data[64+:16] = dp_len$q;
+        deliv_fifo$push_data[80+:24] = v_buf$q;
+        deliv_fifo$push_data[104+:16] = dp_local_port$q;
+    end
+    always @(*) begin
+        dp_end = sink$valid & sink$last & ~reset & ~dp_outstanding$q;
+    end
+    always @(*) begin
+        cnt_late$d = cnt_late$q;
+        cnt_conflict$d = cnt_conflict$q;
+        dp_beats$d = dp_beats$q;
+        dp_id$d = dp_id$q;
+        dp_id_ok$d = dp_id_ok$q;
+        dp_ip$d = dp_ip$q;
+        dp_port$d = dp_port$q;
+        dp_txid$d = dp_txid$q;
+        dp_len$d = dp_len$q;
+        dp_off$d = dp_off$q;
+        dp_local_port$d = dp_local_port$q;
+        dp_check_pend$d = dp_check_pend$q;
+        dp_outstanding$d = dp_outstanding$q;
+        dp_unres_pend$d = dp_unres_pend$q;
+        dp_hold$d = dp_hold$q;
+        v_ok$d = v_ok$q;
+        v_complete$d = v_complete$q;
+        v_buf$d = v_buf$q;
+        cnt_duplicates$d = cnt_duplicates$q;
+        cnt_alloc_fail$d = cnt_alloc_fail$q;
+        cnt_bad_req$d = cnt_bad_req$q;
+        cnt_bad_data$d = cnt_bad_data$q;
+        tc_valid$d = tc_valid$q;
+        tc_op$d = tc_op$q;
+        tc_expiry$d = tc_expiry$q;
+        dp_cw$d = dp_cw$q;
         info_resp$valid = 1'b0;
         info_resp$fail = 1'b0;
         info_resp$rx_msg_id = zero_16;
@@ -26732,22 +29178,11 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         info_resp$ack_no = ack_code$0;
         info_resp$done = 1'b0;
         rows$write_enable = 1'b0;
-        rows$write_address = s2_id$q;
         rows$write_data = row_new;
         tc_valid$d = 1'b0;
         tc_op$d = op_schedule;
-        tc_id$d = s2_id$q;
         tc_expiry$d = expiry;
-        tc_meta$d = row_new[200+:16];
         active_set = zero_n;
-        active_clr = zero_n;
-        id_fifo$push = fr_v$q;
-        id_fifo$push_data = fr_id$q;
-        fr_v$d = do_free;
-        fr_tmo$d = s2_kind$q == k_free_tmo;
-        fr_id$d = s2_id$q;
-        fr_class$d = row[180+:2];
-        fr_buf$d = row[156+:24];
         if (s2_kind$q == k_req) begin
             info_resp$valid = 1'b1;
             if (s2_fail_bad$q) begin
@@ -26810,55 +29245,27 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         end
         if (s2_kind$q == k_unres) begin
             dp_hold$d = 1'b0;
+        end
+        if (s2_kind$q == k_unres) begin
             rows$write_enable = 1'b1;
+        end
+        if (s2_kind$q == k_unres) begin
             rows$write_data[38+:38] = stored_next;
         end
         if (tmo_rearm) begin
             tc_valid$d = 1'b1;
         end
-        stat$freed_valid = fr_v$q;
-        stat$freed_id = zero_16;
-        stat$freed_timeout = 1'b0;
-        if (fr_v$q) begin
-            stat$freed_id = 16'(fr_id$q);
-            stat$freed_timeout = fr_tmo$q;
-            if (fr_tmo$q) begin
-                cnt_timeouts$d = cnt_timeouts$q + one_32;
-            end
+        if (do_free) begin
+            tc_valid$d = 1'b1;
         end
         if (do_free) begin
-            active_clr = one_n << s2_id$q;
-            tc_valid$d = 1'b1;
             tc_op$d = op_cancel;
         end
-        s3_valid$d = rows$write_enable;
-        s3_id$d = s2_id$q;
-        s3_row$d = rows$write_data;
-        dp_first = dp_beats$q == zero_8;
-        sink$ready = ~reset & (~dp_outstanding$q | (~dp_first & (dp_beats$q[2+:14] == zero_14) & ~sink$last));
-        dp_accept = sink$valid & sink$ready;
-        dp_share = dp_cw$q - (16'(dp_off$q) << sh7);
-        dp_words$d = pkt_words_c;
-        if (dp_share <= pkt_words_c) begin
-            dp_words$d = dp_share;
-        end
-        dp_last_at$d = dp_words$q + hdr_last;
         deliv_set = zero_n;
         dp_check_pend$d = dp_check_pend$q & (s0_kind != k_check);
         dp_unres_pend$d = dp_unres_pend$q & (s0_kind != k_unres);
-        dp_payload_idx = dp_beats$q - hdr_words;
-        dp_good = v_ok$q & ~dp_first & (dp_beats$q == dp_last_at$q);
         buffer$write_enable = 1'b0;
-        wr_addr = v_buf$q + (24'(dp_off$q) << sh7) + 24'(dp_payload_idx);
-        buffer$write_address = wr_addr[0+:15];
-        buffer$write_data = sink$data;
         deliv_fifo$push = 1'b0;
-        deliv_fifo$push_data[0+:16] = dp_id$q;
-        deliv_fifo$push_data[16+:32] = dp_ip$q;
-        deliv_fifo$push_data[48+:16] = dp_port$q;
-        deliv_fifo$push_data[64+:16] = dp_len$q;
-        deliv_fifo$push_data[80+:24] = v_buf$q;
-        deliv_fifo$push_data[104+:16] = dp_local_port$q;
         if (dp_accept) begin
             if (dp_beats$q != max_8) begin
                 dp_beats$d = dp_beats$q + one_8;
@@ -26883,7 +29290,6 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 buffer$write_enable = 1'b1;
             end
         end
-        dp_end = sink$valid & sink$last & ~reset & ~dp_outstanding$q;
         if (dp_end) begin
             dp_beats$d = zero_8;
             if (dp_good) begin
@@ -26900,17 +29306,93 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 end
             end
         end
+        if (reset) begin
+            dp_beats$d = zero_8;
+        end
+        if (reset) begin
+            dp_check_pend$d = 1'b0;
+        end
+        if (reset) begin
+            dp_outstanding$d = 1'b0;
+        end
+        if (reset) begin
+            dp_unres_pend$d = 1'b0;
+        end
+        if (reset) begin
+            dp_hold$d = 1'b0;
+        end
+        if (reset) begin
+            v_ok$d = 1'b0;
+        end
+        if (reset) begin
+            cnt_duplicates$d = zero_32;
+        end
+        if (reset) begin
+            cnt_alloc_fail$d = zero_32;
+        end
+        if (reset) begin
+            cnt_bad_req$d = zero_32;
+        end
+        if (reset) begin
+            cnt_bad_data$d = zero_32;
+        end
+        if (reset) begin
+            cnt_late$d = zero_32;
+        end
+        if (reset) begin
+            tc_valid$d = 1'b0;
+        end
+    end
+    always @(*) begin
+        active$d = active$q;
         active$d = (active$q | active_set) & ~active_clr;
+        if (reset) begin
+            active$d = zero_n;
+        end
+    end
+    always @(*) begin
+        delivering$d = delivering$q;
         delivering$d = (delivering$q | deliv_set) & ~active_clr;
+        if (reset) begin
+            delivering$d = zero_n;
+        end
+    end
+    always @(*) begin
+        s3_valid$d = s3_valid$q;
+        s3_valid$d = rows$write_enable;
+        if (reset) begin
+            s3_valid$d = 1'b0;
+        end
+    end
+    always @(*) begin
+        s3_row$d = s3_row$q;
+        s3_row$d = rows$write_data;
+    end
+    always @(*) begin
         if (eng_inflight$q) begin
             out_room = out_fifo$count < two_3;
         end
         else begin
             out_room = out_fifo$count <= two_3;
         end
+    end
+    always @(*) begin
         msg_words = (deliv_fifo$head[64+:16] + c7) >> sh3;
-        deliv_fifo$pop = 1'b0;
+    end
+    always @(*) begin
         head_buf = deliv_fifo$head[80+:24];
+    end
+    always @(*) begin
+        eng_state$d = eng_state$q;
+        eng_id$d = eng_id$q;
+        eng_addr$d = eng_addr$q;
+        eng_left$d = eng_left$q;
+        eng_local_port$d = eng_local_port$q;
+        eng_inflight$d = eng_inflight$q;
+        eng_inflight_last$d = eng_inflight_last$q;
+        free_pend$d = free_pend$q;
+        free_pend_id$d = free_pend_id$q;
+        deliv_fifo$pop = 1'b0;
         buffer$read_address = eng_addr$q[0+:15];
         out_fifo$push = eng_inflight$q;
         out_fifo$push_data[0+:64] = buffer$read_data;
@@ -26958,75 +29440,69 @@ module nic_homa$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         if (s0_kind == k_free_dlv) begin
             free_pend$d = 1'b0;
         end
-        out_fifo$pop = source$ready;
-        source$valid = out_fifo$nonempty;
-        source$data = zero_64;
-        source$last = 1'b0;
-        source$local_port = zero_16;
-        if (out_fifo$nonempty) begin
-            source$data = out_fifo$head[0+:64];
-            source$last = out_fifo$head[64+:1];
-            source$local_port = out_fifo$head[65+:16];
-            if (source$ready & out_fifo$head[64+:1]) begin
-                cnt_delivered$d = cnt_delivered$q + one_32;
-            end
-        end
-        stat$delivered = cnt_delivered$q;
-        stat$duplicates = cnt_duplicates$q;
-        stat$alloc_fail = cnt_alloc_fail$q;
-        stat$timeouts = cnt_timeouts$q;
-        stat$bad_req = cnt_bad_req$q;
-        stat$bad_data = cnt_bad_data$q;
-        stat$late_dups = cnt_late$q;
-        stat$len_conflicts = cnt_conflict$q;
-        ids_free_c = id_fifo$count + (n_ids - id_fresh$q);
-        stat$ids_free = 16'(ids_free_c);
-        class_free$0 = class_fifo$0$count + (class_count$0 - class_taken$0$q);
-        class_free$1 = class_fifo$1$count + (class_count$1 - class_taken$1$q);
-        class_free$2 = class_fifo$2$count + (class_count$2 - class_taken$2$q);
-        class_free$3 = class_fifo$3$count + (class_count$3 - class_taken$3$q);
-        stat$deliv_pending = 16'(deliv_fifo$count);
-        stat$bufs_free = 16'(class_free$0) + 16'(class_free$1) + 16'(class_free$2) + 16'(class_free$3);
         if (reset) begin
-            used0$d = zero_s;
-            used1$d = zero_s;
-            cam_used$d = zero_cam;
-            active$d = zero_n;
-            delivering$d = zero_n;
-            id_fresh$d = zero_c;
-            class_fresh_off$0$d = zero_24;
-            class_taken$0$d = zero_c;
-            class_fresh_off$1$d = zero_24;
-            class_taken$1$d = zero_c;
-            class_fresh_off$2$d = zero_24;
-            class_taken$2$d = zero_c;
-            class_fresh_off$3$d = zero_24;
-            class_taken$3$d = zero_c;
-            s1_kind$d = k_none;
-            s2_kind$d = k_none;
-            s3_valid$d = 1'b0;
-            dp_beats$d = zero_8;
-            dp_check_pend$d = 1'b0;
-            dp_outstanding$d = 1'b0;
-            dp_unres_pend$d = 1'b0;
-            dp_hold$d = 1'b0;
-            v_ok$d = 1'b0;
             eng_state$d = st_idle;
-            eng_inflight$d = 1'b0;
-            free_pend$d = 1'b0;
-            cnt_delivered$d = zero_32;
-            cnt_duplicates$d = zero_32;
-            cnt_alloc_fail$d = zero_32;
-            cnt_timeouts$d = zero_32;
-            cnt_bad_req$d = zero_32;
-            cnt_bad_data$d = zero_32;
-            cnt_late$d = zero_32;
-            s2_done$d = 1'b0;
-            dw_v$d = 1'b0;
-            s3_ins$d = 1'b0;
-            fr_v$d = 1'b0;
-            tc_valid$d = 1'b0;
         end
+        if (reset) begin
+            eng_inflight$d = 1'b0;
+        end
+        if (reset) begin
+            free_pend$d = 1'b0;
+        end
+    end
+    always @(*) begin
+        out_fifo$pop = source$ready;
+    end
+    always @(*) begin
+        source$valid = out_fifo$nonempty;
+    end
+    always @(*) begin
+        stat$delivered = cnt_delivered$q;
+    end
+    always @(*) begin
+        stat$duplicates = cnt_duplicates$q;
+    end
+    always @(*) begin
+        stat$alloc_fail = cnt_alloc_fail$q;
+    end
+    always @(*) begin
+        stat$timeouts = cnt_timeouts$q;
+    end
+    always @(*) begin
+        stat$bad_req = cnt_bad_req$q;
+    end
+    always @(*) begin
+        stat$bad_data = cnt_bad_data$q;
+    end
+    always @(*) begin
+        stat$late_dups = cnt_late$q;
+    end
+    always @(*) begin
+        stat$len_conflicts = cnt_conflict$q;
+    end
+    always @(*) begin
+        ids_free_c = id_fifo$count + (n_ids - id_fresh$q);
+    end
+    always @(*) begin
+        stat$ids_free = 16'(ids_free_c);
+    end
+    always @(*) begin
+        class_free$0 = class_fifo$0$count + (class_count$0 - class_taken$0$q);
+    end
+    always @(*) begin
+        class_free$1 = class_fifo$1$count + (class_count$1 - class_taken$1$q);
+    end
+    always @(*) begin
+        class_free$2 = class_fifo$2$count + (class_count$2 - class_taken$2$q);
+    end
+    always @(*) begin
+        class_free$3 = class_fifo$3$count + (class_count$3 - class_taken$3$q);
+    end
+    always @(*) begin
+        stat$deliv_pending = 16'(deliv_fifo$count);
+    end
+    always @(*) begin
+        stat$bufs_free = 16'(class_free$0) + 16'(class_free$1) + 16'(class_free$2) + 16'(class_free$3);
     end
     
 endmodule // nic_homa$reasm

@@ -17,13 +17,24 @@
 //! cuts the very long ones (the switch's) into independent blocks that Verilator and Yosys
 //! handle in reasonable time (see [`split`]).
 //!
+//! The NIC tops are emitted with [`emit_verilog_grouped`]: the top's block and those of the
+//! sub-blocks that hand shake both ways (parser, ingress stage, program, reassembly, packet
+//! generator, arbiter: `hdl/src/registry.rs`) cut into their dependency groups
+//! ([`split_groups`]). With one `always @(*)` per block Verilator takes a block's every
+//! output to depend on its every input: a ready going one way and a valid the other looked
+//! like a cycle (`UNOPTFLAT`, which a lint waiver hid until 2026-11-30). Cut into groups,
+//! each output depends on what it reads, and the NIC tops lint clean with no such waiver
+//! (`verilog_out::committed_verilog_is_lint_clean`). The other sub-blocks (packetization,
+//! deparser, ...) stay whole: cut, they synthesize differently (ABC maps by structure; the
+//! packetization module of `nic_bolt` went from 8 LUT levels to 9).
+//!
 //! The output is therefore SystemVerilog-2012 (size casts): Verilator reads it as is,
 //! Yosys with `read_verilog -sv` and Icarus with `-g2012`. The co-simulation tests replay
 //! the rewritten text against the Rust simulation, so the rewrite is checked too.
 use rust_hdl::prelude::*;
 
 pub mod split;
-pub use split::split_always;
+pub use split::{split_always, split_groups};
 
 /// Verilator configuration applied when linting emitted Verilog (`ntsim verilog` writes it
 /// next to the files as `lint_waivers.vlt`).
@@ -80,11 +91,6 @@ lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Signal is not used: 'freed$*"
 lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Signal is not used: 'sched$resp$*"
 lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Signal is not used: 'sched$query$ready'*"
 lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Signal is not used: 'freed_q$count'*"
-// NIC tops: Verilator schedules each module's combinational block as a unit, so a
-// ready/valid pair crossing two sub-blocks in both directions (e.g. the ingress stage's
-// request and the reassembly module's answer) looks circular once flattened; no signal
-// depends on itself (the Rust kernel settles every cycle and co-simulation matches)
-lint_off -rule UNOPTFLAT -file "*nic_*"
 // prisched: 16-bit id of a queued snapshot (a struct field), of which A bits index the entries
 lint_off -rule UNUSEDSIGNAL -file "*prisched*" -match "Bits of signal are not used: 'fifo_head_id'*"
 // switch: a frame's word count computed at 32 bits, of which 10 count (at most 136 words),
@@ -171,7 +177,34 @@ impl std::error::Error for EmitError {}
 
 /// Connects `uut`, runs rust-hdl's structural checks and returns its Verilog with the top
 /// module named `name`.
-pub fn emit_verilog<B: Block>(name: &str, mut uut: B) -> Result<String, EmitError> {
+pub fn emit_verilog<B: Block>(name: &str, uut: B) -> Result<String, EmitError> {
+    emit_with(name, uut, &split_always)
+}
+
+/// [`emit_verilog`] with the `always @(*)` blocks of the top and of its sub-blocks
+/// `grouped` cut into their dependency groups ([`split_groups`]): the sub-blocks that hand
+/// shake with their neighbours in both directions (the NIC tops; module documentation).
+/// The others are emitted as [`emit_verilog`] emits them, so that their synthesis does
+/// not change.
+pub fn emit_verilog_grouped<B: Block>(
+    name: &str,
+    uut: B,
+    grouped: &[&str],
+) -> Result<String, EmitError> {
+    emit_with(name, uut, &|v: &str| {
+        split_groups(v, &|m: &str| {
+            m == "top"
+                || m.strip_prefix("top$")
+                    .is_some_and(|sub| grouped.contains(&sub))
+        })
+    })
+}
+
+fn emit_with<B: Block>(
+    name: &str,
+    mut uut: B,
+    split: &dyn Fn(&str) -> String,
+) -> Result<String, EmitError> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(EmitError(format!(
             "bad module name {name:?}: use [A-Za-z0-9_]"
@@ -180,7 +213,7 @@ pub fn emit_verilog<B: Block>(name: &str, mut uut: B) -> Result<String, EmitErro
     uut.connect_all();
     check_all(&uut).map_err(|e| EmitError(format!("{name}: rust-hdl check failed: {e:?}")))?;
     Ok(rename_top(
-        &split_always(&width_exact(&generate_verilog(&uut))),
+        &split(&width_exact(&generate_verilog(&uut))),
         name,
     ))
 }

@@ -66,8 +66,30 @@ struct Stmt<'a> {
     reads: HashSet<&'a str>,
 }
 
+/// Cuts the `always @(*)` block of every module `split(module)` names into its groups, one
+/// block per group (a piece that reads only constants joins its neighbour), whatever its
+/// length; other modules' blocks as [`split_always`] does. Verilator then sees which outputs
+/// of such a block depend on which inputs, not the whole block as one node: the NIC tops,
+/// whose sub-blocks hand shake in both directions, lint without `UNOPTFLAT` so
+/// (`crate::emit` module documentation).
+pub fn split_groups(verilog: &str, split: &dyn Fn(&str) -> bool) -> String {
+    split_where(verilog, &|m: &str| {
+        if split(m) {
+            (0, 1)
+        } else {
+            (SPLIT_ABOVE, CHUNK_LINES)
+        }
+    })
+}
+
 /// [`split_always`] with the thresholds as parameters (the unit tests use small ones).
 pub fn split_blocks(verilog: &str, above: usize, chunk: usize) -> String {
+    split_where(verilog, &|_: &str| (above, chunk))
+}
+
+/// Splits the blocks of each module by its `(above, chunk)` thresholds.
+fn split_where(verilog: &str, limits: &dyn Fn(&str) -> (usize, usize)) -> String {
+    let module = Regex::new(r"^module ([A-Za-z0-9_$]+)\(").expect("static regex");
     let pats = Patterns {
         assign: Regex::new(r"^\s*([A-Za-z_][A-Za-z0-9_$]*)\s*(\[[^\]]*\])?\s*=[^=]")
             .expect("static regex"),
@@ -85,7 +107,11 @@ pub fn split_blocks(verilog: &str, above: usize, chunk: usize) -> String {
         .collect();
     let mut out: Vec<String> = Vec::with_capacity(lines.len() + 64);
     let mut i = 0;
+    let (mut above, mut chunk) = limits("");
     while i < lines.len() {
+        if let Some(m) = module.captures(lines[i]) {
+            (above, chunk) = limits(&m[1]);
+        }
         if lines[i] == OPEN {
             if let Some(len) = lines[i + 1..].iter().position(|l| *l == CLOSE) {
                 let body = &lines[i + 1..i + 1 + len];

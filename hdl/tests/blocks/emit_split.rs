@@ -99,3 +99,51 @@ fn a_reset_branch_that_assigns_its_own_condition_stays_whole() {
     let p = pieces(&split_blocks(&t, 0, 1));
     assert_eq!(p.len(), 1);
 }
+
+/// A sink whose `ready` reads its state and whose other output reads the `valid` it is
+/// given: one block made `ready` depend on `valid` (Verilator's `UNOPTFLAT` once the
+/// source's `valid` reads `ready`); cut into groups, `ready` reads only what it reads.
+#[test]
+fn split_groups_gives_each_output_its_own_block() {
+    let t = block(&[
+        "        ready = full_q;",
+        "        took = a & ready;",
+        "        if (reset) begin",
+        "            took = 1'b0;",
+        "        end",
+    ]);
+    let p = pieces(&split_groups(&t, &|m| m == "m"));
+    assert_eq!(
+        p,
+        vec![
+            vec!["ready = full_q;"],
+            vec![
+                "took = a & ready;",
+                "if (reset) begin",
+                "took = 1'b0;",
+                "end"
+            ],
+        ]
+    );
+    // The same block whole, as rust-hdl emits it, in a module not named, and when below
+    // the size split_always cuts.
+    assert_eq!(split_groups(&t, &|m| m == "other"), t);
+    assert_eq!(split_always(&t), t);
+}
+
+/// The lint waivers waive only `UNUSEDSIGNAL`, each for signals it names: no `UNOPTFLAT`
+/// (circular logic) or other rule is switched off for a file.
+#[test]
+fn lint_waivers_only_name_unused_signals() {
+    let rules: Vec<&str> = nt_hdl::emit::LINT_WAIVERS
+        .lines()
+        .filter(|l| l.starts_with("lint_off"))
+        .collect();
+    assert!(rules.len() > 10, "{rules:?}");
+    for r in rules {
+        assert!(
+            r.starts_with("lint_off -rule UNUSEDSIGNAL ") && r.contains(" -match \""),
+            "{r}"
+        );
+    }
+}
