@@ -58,7 +58,8 @@ pub struct RunArgs {
     pub quiet: bool,
 }
 
-/// The runs of a scenario argument (a file, or a built-in scenario's runs): `(run name, topology text, directory of the file)`.
+/// The runs of a scenario argument (a file, or a built-in scenario's runs): `(run name,
+/// topology text, directory of the file)`.
 pub fn load(s: &str) -> Result<Vec<(String, String, PathBuf)>, String> {
     let p = Path::new(s);
     if s.ends_with(".toml") || p.is_file() {
