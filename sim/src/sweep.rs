@@ -292,8 +292,15 @@ pub fn main(a: &SweepArgs) -> Result<(), String> {
                 .map_err(|e| format!("cannot start a sweep thread: {e}"))?;
             workers.push(t);
         }
-        for t in workers {
-            t.join().map_err(|_| "a sweep run panicked".to_string())?;
+        // Every worker is joined, so that one that panicked is an error here, not a panic
+        // of the scope.
+        let panicked = workers
+            .into_iter()
+            .map(|t| t.join())
+            .filter(Result::is_err)
+            .count();
+        if panicked > 0 {
+            return Err(format!("{panicked} sweep worker(s) panicked"));
         }
         Ok(())
     })?;
