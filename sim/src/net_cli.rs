@@ -173,14 +173,18 @@ pub fn eta(cycle: u64, max: u64, secs: f64) -> String {
     }
     let rate = cycle as f64 / secs;
     let left = max.saturating_sub(cycle) as f64 / rate;
-    let t = if left >= 3600.0 {
-        format!("{:.1} h", left / 3600.0)
-    } else if left >= 60.0 {
-        format!("{:.0} min", left / 60.0)
+    format!(", {rate:.0} cycles/s, at most {} left", duration(left))
+}
+
+/// A time left, in seconds, as `42 s`, `7 min` or `1.5 h`.
+pub fn duration(secs: f64) -> String {
+    if secs >= 3600.0 {
+        format!("{:.1} h", secs / 3600.0)
+    } else if secs >= 60.0 {
+        format!("{:.0} min", secs / 60.0)
     } else {
-        format!("{left:.0} s")
-    };
-    format!(", {rate:.0} cycles/s, at most {t} left")
+        format!("{secs:.0} s")
+    }
 }
 
 /// The commit of the source tree `ntsim` was built from, as that tree is now: `(HEAD,

@@ -4,7 +4,7 @@
 //! sweep writes `OUT/sweep.csv`, one row per run: its name, the values it ran with, its
 //! seed and its summary numbers ([`crate::net_cli::Summary`]), and an `error` column for
 //! a run that failed (the others still run; the sweep then exits with an error).
-use crate::net_cli::{finish, load, run_one, RunArgs, Summary};
+use crate::net_cli::{duration, finish, load, run_one, RunArgs, Summary};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -98,9 +98,8 @@ pub fn parse_seeds(s: &str) -> Result<Vec<u64>, String> {
 /// One run of the sweep.
 struct Job {
     name: String,
-    base: String,
-    text: String,
-    dir: PathBuf,
+    /// Which of the scenario's runs ([`load`]) it is a variant of.
+    run: usize,
     values: Vec<String>,
     sets: Vec<String>,
     seed: Option<u64>,
@@ -119,7 +118,12 @@ fn csv(s: &str) -> String {
 }
 
 /// `sweep.csv`'s text.
-fn table(keys: &[String], jobs: &[Job], outcomes: &[Option<Outcome>]) -> String {
+fn table(
+    keys: &[String],
+    runs: &[(String, String, PathBuf)],
+    jobs: &[Job],
+    outcomes: &[Option<Outcome>],
+) -> String {
     let opt = |x: Option<f64>| x.map_or(String::new(), |v| format!("{v}"));
     let mut t = String::from("run,base");
     for k in keys {
@@ -128,7 +132,7 @@ fn table(keys: &[String], jobs: &[Job], outcomes: &[Option<Outcome>]) -> String 
     }
     t.push_str(",seed,messages,delivered,median_slowdown,max_slowdown,trimmed,dropped,goodput_gbps,jain_fairness,cycles,cycles_per_sec,error\n");
     for (j, o) in jobs.iter().zip(outcomes) {
-        t.push_str(&format!("{},{}", csv(&j.name), csv(&j.base)));
+        t.push_str(&format!("{},{}", csv(&j.name), csv(&runs[j.run].0)));
         for v in &j.values {
             t.push(',');
             t.push_str(&csv(v));
@@ -187,17 +191,16 @@ pub fn main(a: &SweepArgs) -> Result<(), String> {
             })
             .collect();
     }
+    let runs = load(&a.scenario)?;
     let mut jobs = vec![];
-    for (base, text, dir) in load(&a.scenario)? {
+    for (run, (base, _, _)) in runs.iter().enumerate() {
         for c in &combos {
             for seed in &seeds {
                 let mut sets = a.set.clone();
                 sets.extend(keys.iter().zip(c).map(|(k, v)| format!("{k}={v}")));
                 jobs.push(Job {
                     name: format!("{base}-{}", jobs.len()),
-                    base: base.clone(),
-                    text: text.clone(),
-                    dir: dir.clone(),
+                    run,
                     values: c.clone(),
                     sets,
                     seed: *seed,
@@ -213,7 +216,8 @@ pub fn main(a: &SweepArgs) -> Result<(), String> {
     }
     // Every run's settings are read before any runs, so a bad key fails at once.
     for j in &jobs {
-        crate::overrides::config(&j.text, &j.sets).map_err(|e| format!("{}: {e}", j.name))?;
+        crate::overrides::config(&runs[j.run].1, &j.sets)
+            .map_err(|e| format!("{}: {e}", j.name))?;
     }
     std::fs::create_dir_all(&a.out)
         .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
@@ -240,7 +244,7 @@ pub fn main(a: &SweepArgs) -> Result<(), String> {
     std::thread::scope(|sc| -> Result<(), String> {
         let mut workers = vec![];
         for w in 0..a.jobs.min(total) {
-            let (jobs, next, done, outcomes) = (&jobs, &next, &done, &outcomes);
+            let (runs, jobs, next, done, outcomes) = (&runs, &jobs, &next, &done, &outcomes);
             let t = std::thread::Builder::new()
                 .name(format!("sweep-{w}"))
                 // as the main thread's: the 16-port switch is built on the stack
@@ -262,7 +266,8 @@ pub fn main(a: &SweepArgs) -> Result<(), String> {
                         list: false,
                         quiet: true,
                     };
-                    let o = run_one(&j.name, &j.text, &j.dir, &args).and_then(|(cfg, net, r)| {
+                    let (_, text, dir) = &runs[j.run];
+                    let o = run_one(&j.name, text, dir, &args).and_then(|(cfg, net, r)| {
                         finish(&j.name, &a.scenario, &cfg, &net, &r, &a.out.join(&j.name))
                             .map(|(s, _)| (cfg.seed, s))
                     });
@@ -281,7 +286,7 @@ pub fn main(a: &SweepArgs) -> Result<(), String> {
                             "sweep: {n} of {total} done ({}: {what}){}",
                             j.name,
                             if n < total {
-                                format!(", about {left:.0} s left")
+                                format!(", about {} left", duration(left))
                             } else {
                                 String::new()
                             }
@@ -305,7 +310,7 @@ pub fn main(a: &SweepArgs) -> Result<(), String> {
         Ok(())
     })?;
     let outcomes = outcomes.into_inner().expect("workers joined");
-    let text = table(&keys, &jobs, &outcomes);
+    let text = table(&keys, &runs, &jobs, &outcomes);
     std::fs::write(&csv_path, &text)
         .map_err(|e| format!("cannot write {}: {e}", csv_path.display()))?;
     print!("{text}");

@@ -188,7 +188,7 @@ enum Cmd {
         open: usize,
     },
     /// Print a shell completion script for ntsim's commands and flags: `source <(ntsim
-    /// completions bash)`, or save it where the shell looks (README "Shell completions").
+    /// completions bash)`, or save it where the shell looks (README's CLI table).
     Completions {
         /// bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
