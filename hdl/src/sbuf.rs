@@ -145,7 +145,9 @@
 //!   while `tx.ready` lets it; the slot is free after its word 7.
 //!
 //! # Parameters
-//! `N` ports (4 to 64, a power of two), `CA` cell address bits, `CC = CA + 1`, `N2 = 2N`,
+//! `N` ports (4 to 16, a power of two: above 16 a 64-byte frame a cycle per input wants more
+//! than 2 replicas and a data FIFO of more than 64 words; the simulator's model has them,
+//! `nt_sim::swmodel::sbuf_model`), `CA` cell address bits, `CC = CA + 1`, `N2 = 2N`,
 //! `R` row registers per output (a power of two, at least 4), `NR = N·R`, `NRW = N·R·N`, `NN = N·N`.
 use crate::fifo::Fifo;
 use crate::rfifo::RegFifo;

@@ -38,6 +38,7 @@ pub mod switch2_workload;
 pub mod switch_cli;
 pub mod switch_sim;
 pub mod switch_workload;
+pub mod swmodel;
 pub mod tools;
 pub mod tx_workload;
 pub mod vcd;

@@ -316,7 +316,9 @@ pub struct SwitchCfg {
     pub t1: Option<u64>,
     #[serde(default)]
     pub meter_burst: Option<u64>,
-    /// `native`, `verilator` or `compiled` (default: the network's `engine`).
+    /// `native`, `verilator` or `compiled` (default: the network's `engine`), or `model`:
+    /// the switch's golden model, which runs every size (the RTL is built at 4 and 16
+    /// ports; the other sizes, up to 64, run on the model whatever the engine).
     #[serde(default)]
     pub engine: Option<String>,
     /// `shared`, the only buffer (`nt_hdl::switch2`: every mode on a shared buffer of
@@ -505,6 +507,22 @@ impl NetConfig {
     /// Parses a topology file's text.
     pub fn from_toml(text: &str) -> Result<Self, String> {
         toml::from_str(text).map_err(|e| format!("topology: {e}"))
+    }
+
+    /// The switches that run on the switch's golden model (`engine = "model"`, or a size
+    /// the RTL is not built in), one line each; `ntsim run` prints them as notes and keeps
+    /// them in `run.json` (`model_switches`).
+    pub fn model_switches(&self) -> Vec<String> {
+        self.switch
+            .iter()
+            .filter(|s| s.engine.as_deref() == Some(MODEL_ENGINE) || !matches!(s.ports, 4 | 16))
+            .map(|s| {
+                format!(
+                    "switch {:?} ({} ports) runs on the switch's golden model, cycle-exact to the RTL where the tests compare them (4, 8 and 16 ports)",
+                    s.name, s.ports
+                )
+            })
+            .collect()
     }
 
     /// Protocol and switch combinations that run, but not as a user may expect: a host
@@ -1045,18 +1063,18 @@ fn route_overrides(
     Ok(changes)
 }
 
+/// A switch's `engine` that runs its golden model
+/// ([`crate::switch2_sim::ModelSwitch`]) at any size.
+pub const MODEL_ENGINE: &str = "model";
+
+/// Switch `c` with forwarding table `routes` on `engine`, or on its golden model (`None`).
 fn build_switch(
     c: &SwitchCfg,
     routes: Vec<(bool, u32, u64)>,
-    engine: Engine,
+    engine: Option<Engine>,
 ) -> Result<Box<dyn SwitchDev>, String> {
     let w = |what: &str| format!("switch {:?}: {what}", c.name);
-    if c.ports != 4 && c.ports != 16 {
-        return Err(w(&format!(
-            "ports = {}: the switch is built for 4 or 16",
-            c.ports
-        )));
-    }
+    crate::switch2_sim::model_size(c.ports, c.shared_kib.unwrap_or(64)).map_err(|e| w(&e))?;
     match c.buffer.as_deref() {
         None | Some("shared") => {}
         Some("crosspoint") => {
@@ -1111,12 +1129,27 @@ fn build_switch(
         (1 << 20) - 1,
     )?;
     s.routes = routes;
-    shared_switch(c.ports, c.shared_kib.unwrap_or(64), &s, engine).map_err(|e| w(&e))
+    let kib = c.shared_kib.unwrap_or(64);
+    match engine {
+        Some(e) => shared_switch(c.ports, kib, &s, e),
+        None => model_switch(c.ports, kib, &s),
+    }
+    .map_err(|e| w(&e))
 }
 
-/// The shared-buffer switch (`nt_hdl::switch2`) of `ports` ports (4 or 16) and `kib` KiB
-/// (one of [`crate::switch2_sim::SHARED_KIB`]) in the mode and configuration of `s`, on
-/// `engine`. Used by `ntsim run` and `ntsim switch`.
+/// The shared switch's golden model ([`crate::switch2_sim::ModelSwitch`]) of `ports`
+/// ports (2 to [`crate::switch2_sim::MAX_PORTS`]) and `kib` KiB, configured by `s`.
+pub fn model_switch(ports: usize, kib: u64, s: &SwitchSetup) -> Result<Box<dyn SwitchDev>, String> {
+    let m = crate::switch2_sim::ModelSwitch::new(ports, kib)?;
+    Ok(Box::new(SwitchDriver::with_engine(m, s)?))
+}
+
+/// The shared-buffer switch (`nt_hdl::switch2`) of `ports` ports and `kib` KiB (one of
+/// [`crate::switch2_sim::SHARED_KIB`]) in the mode and configuration of `s`: at 4 and 16
+/// ports its RTL on `engine`; at the other sizes up to
+/// [`crate::switch2_sim::MAX_PORTS`], its golden model
+/// ([`crate::switch2_sim::ModelSwitch`], engine `model`, whatever `engine` is). Used by
+/// `ntsim run` and `ntsim switch`.
 pub fn shared_switch(
     ports: usize,
     kib: u64,
@@ -1128,7 +1161,7 @@ pub fn shared_switch(
     };
     use nt_hdl::switch2::{SharedSwitch16, SharedSwitch4};
     if ports != 4 && ports != 16 {
-        return Err(format!("{ports} ports: the switch is built for 4 or 16"));
+        return model_switch(ports, kib, s);
     }
     match (ports == 4, kib) {
         (true, 64) => shared_dev(engine, "switch2_p4", SharedSwitch4::new, s),
@@ -1302,12 +1335,8 @@ impl Network {
             .map(|(i, s)| (s.name.as_str(), i))
             .collect();
         for s in &cfg.switch {
-            if s.ports != 4 && s.ports != 16 {
-                return Err(format!(
-                    "switch {:?}: ports = {}: the switch is built for 4 or 16",
-                    s.name, s.ports
-                ));
-            }
+            crate::switch2_sim::model_size(s.ports, s.shared_kib.unwrap_or(64))
+                .map_err(|e| format!("switch {:?}: {e}", s.name))?;
         }
         let ports: Vec<usize> = cfg.switch.iter().map(|s| s.ports).collect();
         let nh = cfg.host.len();
@@ -1446,8 +1475,14 @@ impl Network {
                     .collect()
             };
             table.resize(ports[s], (false, 0, 0));
-            let engine = Engine::of(&c.engine, &cfg.engine)
-                .map_err(|e| format!("switch {:?}: {e}", c.name))?;
+            // `model`: the switch's golden model, a switch's own choice only
+            let engine =
+                match c.engine.as_deref() {
+                    Some(MODEL_ENGINE) => None,
+                    _ => Some(Engine::of(&c.engine, &cfg.engine).map_err(|e| {
+                        format!("switch {:?}: {e} (or, for a switch, model)", c.name)
+                    })?),
+                };
             let mut d = build_switch(c, table, engine)?;
             for p in 0..ports[s] {
                 if let Some((li, _)) = port_link[s][p] {

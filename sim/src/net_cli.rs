@@ -115,6 +115,9 @@ pub fn run_one(
     for w in cfg.mismatches() {
         eprintln!("{name}: warning: {w}");
     }
+    for m in cfg.model_switches() {
+        eprintln!("{name}: note: {m}");
+    }
     let out = a.out.join(name);
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     // The outputs' directory must be writable before the run, not after it.
@@ -226,6 +229,7 @@ fn run_json(
         "max_cycles": cfg.max_cycles,
         "threads": cfg.threads,
         "warnings": cfg.mismatches(),
+        "model_switches": cfg.model_switches(),
         "summary": summary,
         "cycles": r.cycles,
         "settled": r.settled,

@@ -181,7 +181,7 @@ pub fn summary(net: &Network, r: &RunResult) -> String {
             if st.rx_lookup_fail > 0 {
                 let _ = writeln!(
                     s,
-                    "host {}: {} DATA packets found no free receive buffer and were dropped (their senders retransmit after a timeout); a host receiving more than four concurrent messages over 8 KiB needs `messages = 128`",
+                    "host {}: {} DATA packets found no free receive buffer and were dropped (their senders retransmit after a timeout); the default NIC holds four concurrent messages over 8 KiB, one with `messages = 128` sixteen",
                     net.host_names[h], st.rx_lookup_fail
                 );
             }

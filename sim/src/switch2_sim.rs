@@ -4,9 +4,13 @@
 //! [`crate::switch_sim::SwitchDriver`] runs (frames in per port, frames out stamped with
 //! their first word's cycle, paced links). `ntsim run` takes its size from a switch's
 //! `shared_kib`.
+use crate::adm_workload::LimCfg;
 use crate::kernel::Kernel;
+use crate::swframe::Route;
+use crate::switch2_workload::{Band2, Drive as Drive2};
 use crate::switch_sim::{port_stats, SwitchEngine, VLink, STAT_PORTS};
 use crate::switch_workload::{PortIn, PortOut, PortStats, SwitchSetup};
+use crate::swmodel::switch2_model::Switch2Model;
 use crate::vmodel::{Backend, PortRef, VLib, VModel};
 use crate::wire::Word;
 use nt_hdl::sadm::BANDS;
@@ -419,4 +423,185 @@ impl SwitchEngine for VSwitch2 {
         SHARED_SETTLE
     }
     crate::library_engine_steps!();
+}
+
+/// The most ports a simulated switch takes (paper 002 §6.2 runs up to 64 senders).
+pub const MAX_PORTS: usize = 64;
+
+/// The size of the switch a [`ModelSwitch`] of `ports` ports builds: the smallest of 4, 8,
+/// 16, 32 and 64 ports that holds them, `K = N/8` lanes (one up to 8 ports), as many
+/// replicas (each output reads its queue every `N/RP` cycles: 4 up to 4 ports, else 8, as
+/// the 16-port RTL), 4 row registers, and `kib` KiB in cells of `N` words (`2^CA` cells).
+/// `(N, K, CA, R, RP)`; an error for a size the switch does not come in.
+pub fn model_size(ports: usize, kib: u64) -> Result<(usize, usize, usize, usize, usize), String> {
+    if !(2..=MAX_PORTS).contains(&ports) {
+        return Err(format!(
+            "ports = {ports}: a switch has 2 to {MAX_PORTS} ports"
+        ));
+    }
+    if !SHARED_KIB.contains(&kib) {
+        return Err(format!(
+            "shared_kib = {kib}: the shared buffer comes in {SHARED_KIB:?} KiB"
+        ));
+    }
+    let n = ports.max(4).next_power_of_two();
+    let k = n.div_ceil(8);
+    let cells = kib * 1024 / (8 * n as u64);
+    Ok((n, k, cells.trailing_zeros() as usize, 4, k))
+}
+
+/// The switch's golden model ([`Switch2Model`], cycle-exact to the RTL at 4 and 16 ports,
+/// where the tests hold it to it) as a network device, for the sizes the RTL is not built
+/// in: `ports` of the ports of a switch of [`model_size`] (the others idle). Its engine is
+/// `model`; it records no waveform.
+pub struct ModelSwitch {
+    m: Switch2Model,
+    ports: usize,
+    d: Drive2,
+    cycle: u64,
+}
+
+impl ModelSwitch {
+    /// A switch of `ports` ports and `kib` KiB of shared buffer.
+    pub fn new(ports: usize, kib: u64) -> Result<Self, String> {
+        let (n, k, ca, r, rp) = model_size(ports, kib)?;
+        Ok(Self {
+            m: Switch2Model::new(n, k, ca, r, rp),
+            ports,
+            d: Drive2 {
+                rx: vec![None; n],
+                ready: vec![true; n],
+                route: vec![Route::default(); n],
+                ..Drive2::default()
+            },
+            cycle: 0,
+        })
+    }
+
+    /// Ports of the switch the model is (at least [`SwitchEngine::ports`]).
+    pub fn built_ports(&self) -> usize {
+        self.d.rx.len()
+    }
+}
+
+impl SwitchEngine for ModelSwitch {
+    fn ports(&self) -> usize {
+        self.ports
+    }
+    fn setup(&mut self, s: &SwitchSetup) {
+        let n = self.built_ports();
+        let d = &mut self.d;
+        d.reset = false;
+        d.band_by_flags = s.band_by_flags;
+        d.wrr = s.wrr;
+        d.dt_on = s.dt_a.is_some();
+        d.trim = s.mode == nt_hdl::mode::SwitchMode::Trim;
+        d.ret = s.ret;
+        d.headroom = headroom(n).min(0xffff) as u16;
+        let [pp, pb, hp, hb] = port_hdr_limits(s);
+        d.port = LimCfg {
+            pkts: pp as u16,
+            bytes: pb as u32,
+        };
+        d.hdr = LimCfg {
+            pkts: hp as u16,
+            bytes: hb as u32,
+        };
+        for (f, v) in tofino_cfg(s) {
+            let t = &mut d.tof;
+            match f {
+                "on" => t.on = v != 0,
+                "pipes" => t.pipes = v as u8,
+                "burst" => t.burst = v as u32,
+                "t0" => t.t0 = v as u32,
+                "t1" => t.t1 = v as u32,
+                _ => t.lim_dod = v as u16,
+            }
+        }
+        for (f, v) in bolt_cfg(s) {
+            let b = &mut d.bolt;
+            match f {
+                "on" => b.on = v != 0,
+                "cc_thresh" => b.cc_thresh = v as u32,
+                "mtu" => b.mtu = v as u16,
+                "pru_cap" => b.pru_cap = v as u8,
+                _ => b.sm_off = v != 0,
+            }
+        }
+        d.link_rate = s.link_rate.min(0xff) as u8;
+        for b in 0..BANDS {
+            d.band[b] = Band2 {
+                lim_pkts: s.limit_pkts[b].min(0xffff) as u16,
+                lim_bytes: s.limit_bytes[b].min(0xffff_ffff) as u32,
+                dt_a: s.dt_a.unwrap_or(4),
+                weight: s.weight[b].min(255) as u8,
+            };
+        }
+        for k in 0..self.ports {
+            let (v, ip, port) = s.routes.get(k).copied().unwrap_or((false, 0, 0));
+            self.set_route(k, v, ip, port);
+        }
+    }
+    fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) {
+        // a route beyond the switch's ports is not set: the switch has no such entry
+        if k < self.ports {
+            self.d.route[k] = Route {
+                valid,
+                ip,
+                port: port.min(255) as u8,
+            };
+        }
+    }
+    fn eval(&mut self, inp: &[PortIn], out: &mut [PortOut]) -> Result<(), String> {
+        for (p, x) in inp.iter().enumerate().take(self.ports) {
+            self.d.rx[p] = x.rx.map(|w| (w.data, w.last, w.empty));
+            self.d.ready[p] = x.tx_ready;
+        }
+        let v = self.m.view();
+        for (p, o) in out.iter_mut().enumerate().take(self.ports) {
+            let s = &v.stat[p];
+            *o = PortOut {
+                rx_ready: true,
+                tx: v.tx[p].map(|(data, last, empty)| Word { data, last, empty }),
+                stat: PortStats {
+                    rx_frames: s.rx_frames as u64,
+                    tx_frames: s.tx_frames as u64,
+                    drop_malformed: s.drop_malformed as u64 + s.bad as u64,
+                    drop_no_route: s.drop_no_route as u64,
+                    drop_full: s.drop_full as u64,
+                    trimmed: s.trimmed.wrapping_sub(s.deflected) as u64,
+                    returned: s.returned as u64,
+                    dod_trims: s.deflected as u64,
+                    tmode: v.mode[p] as u64,
+                    src_sent: s.src_sent as u64,
+                    src_drop: s.src_drop as u64,
+                    pru: v.pru[p] as u64,
+                    sm: v.sm[p] as i32 as i64,
+                    occ_bytes: std::array::from_fn(|b| v.occ_bytes[p * BANDS + b] as u64),
+                    ..PortStats::default()
+                },
+            };
+        }
+        Ok(())
+    }
+    fn tick(&mut self) -> Result<(), String> {
+        self.m.clock(&self.d);
+        self.cycle += 1;
+        Ok(())
+    }
+    fn cycle(&self) -> u64 {
+        self.cycle
+    }
+    fn record_vcd(&mut self, _w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
+        Err(format!(
+            "a {}-port switch runs on its golden model, which records no waveform: waveforms come from the 4- and 16-port RTL",
+            self.ports
+        ))
+    }
+    fn name(&self) -> &'static str {
+        "model"
+    }
+    fn settle_cycles(&self) -> u64 {
+        SHARED_SETTLE
+    }
 }

@@ -32,7 +32,8 @@ use std::path::{Path, PathBuf};
 /// Everything `ntsim switch` takes.
 #[derive(Clone, Debug, clap::Args)]
 pub struct SwitchArgs {
-    /// Ports: 4 or 16.
+    /// Ports, 2 to 64: 4 and 16 run the RTL on `--engine`; the other sizes run the
+    /// switch's golden model (engine `model`).
     #[arg(long, default_value_t = 4)]
     pub ports: usize,
     /// A mode of `nt_hdl::mode::MODES`: droptail, trim, tofino-trim or bolt.
@@ -145,10 +146,11 @@ pub struct SwitchReport {
 }
 
 fn setup(a: &SwitchArgs) -> Result<SwitchSetup, String> {
-    if a.ports != 4 && a.ports != 16 {
+    if !(2..=crate::switch2_sim::MAX_PORTS).contains(&a.ports) {
         return Err(format!(
-            "--ports {}: the switch is built for 4 or 16 ports",
-            a.ports
+            "--ports {}: a switch has 2 to {} ports",
+            a.ports,
+            crate::switch2_sim::MAX_PORTS
         ));
     }
     let mut s = SwitchSetup::new(a.ports);

@@ -1312,3 +1312,79 @@ fn completions_load_into_bash_and_complete_commands_and_flags() {
     let o = ntsim(&["completions", "tcsh"], &d);
     assert!(!o.status.success());
 }
+
+/// A switch of a size the RTL is not built in (24 ports: the 32-port model, 8 ports idle)
+/// runs a 19:1 incast on the switch's golden model, noted on stderr and in `run.json`;
+/// the 4-port `demo` gives the same messages, cycle for cycle, on the model
+/// (`engine = "model"`) as on the RTL.
+#[test]
+fn switches_of_other_sizes_run_on_the_golden_model() {
+    let d = tmp("model");
+    let mut t = String::from(
+        "name = \"m24\"\nmax_cycles = 400000\n\
+         [[switch]]\nname = \"s0\"\nports = 24\nmode = \"trim\"\nshared_kib = 1024\n",
+    );
+    for h in 0..20 {
+        t += &format!(
+            "[[host]]\nname = \"h{h}\"\nprogram = \"ndp\"\n{}\
+             [[link]]\na = \"h{h}\"\nb = \"s0:{h}\"\ndelay = 40\n",
+            if h == 0 { "messages = 128\n" } else { "" }
+        );
+    }
+    let senders: Vec<String> = (1..20).map(|h| format!("\"h{h}\"")).collect();
+    t += &format!(
+        "[[workload]]\nkind = \"incast\"\nsenders = [{}]\nreceiver = \"h0\"\nsizes = [2048]\nstart = 10\n",
+        senders.join(", ")
+    );
+    std::fs::write(d.join("m24.toml"), t).unwrap();
+    let o = ntsim(
+        &[
+            "run", "m24.toml", "--quiet", "--out", "r", "--engine", "compiled",
+        ],
+        &d,
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(
+        out.contains("messages 19: delivered to the receiver 19"),
+        "{out}"
+    );
+    assert!(
+        err.contains("m24: note: switch \"s0\" (24 ports) runs on the switch's golden model"),
+        "{err}"
+    );
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("r/m24/run.json")).unwrap()).unwrap();
+    assert_eq!(
+        j["model_switches"].as_array().map(|a| a.len()),
+        Some(1),
+        "{j}"
+    );
+
+    let run = |out: &str, extra: &[&str]| {
+        let mut a = vec![
+            "run", "demo", "--quiet", "--engine", "compiled", "--out", out,
+        ];
+        a.extend_from_slice(extra);
+        let o = ntsim(&a, &d);
+        assert!(o.status.success(), "{:?}", text(&o));
+        std::fs::read_to_string(d.join(out).join("demo/messages.csv")).unwrap()
+    };
+    let rtl = run("rtl", &[]);
+    let model = run("mod", &["--set", "switch.engine=model"]);
+    assert!(rtl.lines().count() == 4, "{rtl}");
+    assert_eq!(rtl, model);
+    // sizes the switch does not come in are one-line errors
+    for (p, want) in [
+        ("1", "ports = 1: a switch has 2 to 64 ports"),
+        ("65", "ports = 65"),
+    ] {
+        let o = ntsim(
+            &["run", "m24.toml", "--set", &format!("switch.ports={p}")],
+            &d,
+        );
+        let (_, err) = text(&o);
+        assert!(!o.status.success() && err.contains(want), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}

@@ -1,5 +1,4 @@
 //! Golden models and shared test helpers.
-pub mod adm_model;
 pub mod arbiter_model;
 pub mod bolt_model;
 pub mod cosim;
@@ -12,15 +11,14 @@ pub mod prisched_model;
 pub mod program_model;
 pub mod reassembly_model;
 pub mod repo_cmd;
-pub mod sbolt_model;
-pub mod sbuf_model;
-pub mod sing_model;
-pub mod sque_model;
 pub mod statereg_model;
 pub mod stream;
-pub mod switch2_model;
 pub mod timer_model;
-pub mod tof_model;
+
+/// The switch's models live in the simulator, which runs them too ([`nt_sim::swmodel`]).
+pub use nt_sim::swmodel::{
+    adm_model, sbolt_model, sbuf_model, sing_model, sque_model, switch2_model, tof_model,
+};
 
 /// The number in the environment variable `name`, if it is set (the tests' knobs for
 /// longer runs and other seeds, e.g. `NT_FUZZ_FRAMES`, `NT_TX_EQ_SEEDS`); panics with the

@@ -15,6 +15,7 @@ mod overrides;
 mod pcap;
 mod ports;
 mod rcomp;
+mod switch_model;
 mod switch_sim;
 mod vmodel;
 mod wire;

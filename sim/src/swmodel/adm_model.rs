@@ -5,10 +5,10 @@
 //! The policy blocks run beside the lanes: Tofino-style trimming ([`TofModel`]) and Bolt
 //! ([`BoltModel`]), which reads the lanes' S1 registers and S2's port bytes and answers in
 //! its P3 registers, which S4 puts into the verdict.
-use crate::sbolt_model::{BoltModel, BoltPick};
-use crate::tof_model::{Pick, TofModel};
+use super::sbolt_model::{BoltModel, BoltPick};
+use super::tof_model::{Pick, TofModel};
+use crate::adm_workload::{Drive, Req, Verdict, View};
 use nt_hdl::sadm::BANDS;
-use nt_sim::adm_workload::{Drive, Req, Verdict, View};
 
 #[derive(Clone, Copy, Debug)]
 struct S2 {

@@ -1,8 +1,10 @@
 //! Cycle-exact plain-Rust model of the shared packet buffer ([`nt_hdl::sbuf`]), written
 //! from its module documentation: the same registers, FIFOs (ideal: a push is visible at
 //! the head a cycle later, a push into a full FIFO is ignored) and RAMs (registered reads
-//! that read before the write of the same edge).
-use nt_sim::sbuf_workload::{Desc, Drive, InView, OutView, Vd, View};
+//! that read before the write of the same edge). Up to 16 ports it is the RTL's; above, as
+//! the simulator runs it, its data FIFOs ([`df_depth`]) and bank replicas ([`replicas`])
+//! grow with `N`.
+use crate::sbuf_workload::{Desc, Drive, InView, OutView, Vd, View};
 use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -87,7 +89,7 @@ struct Input {
 struct Rd {
     en: bool,
     addr: u32,
-    rep: bool,
+    rep: u8,
     cap: bool,
     last: bool,
     k: u8,
@@ -142,10 +144,15 @@ struct Output {
 pub struct SbufModel {
     n: usize,
     r: usize,
+    /// The data FIFO's words ([`df_depth`]).
+    df: usize,
+    /// Replicas of the banks and link RAMs ([`replicas`]), and the cells each one's free
+    /// list starts with.
+    rb: usize,
     half: u32,
     ph: u8,
-    fl: [VecDeque<u32>; 2],
-    fresh: [u32; 2],
+    fl: Vec<VecDeque<u32>>,
+    fresh: Vec<u32>,
     c_free: u32,
     inp: Vec<Input>,
     out: Vec<Output>,
@@ -168,7 +175,23 @@ pub struct SbufModel {
     s_c: Vec<u8>,
 }
 
-const DF_DEPTH: usize = 64;
+/// The data FIFO's words at `n` ports: the RTL's 64 (`nt_hdl::sbuf::DF_A`) up to 32
+/// ports. A row starts when the FIFO holds `n` words, which a 64-word FIFO that pushes up
+/// to 63 does not at 64 ports: there the model's FIFO holds `2n` (the RTL would need
+/// `DF_A = 7`), with the same rules at its top (a word pushed while it holds at most
+/// depth - 2, a last word at depth - 1).
+pub fn df_depth(n: usize) -> usize {
+    (1usize << nt_hdl::sbuf::DF_A).max(if n > 16 { 4 * n } else { 0 })
+}
+
+/// Replicas of the banks and link RAMs at `n` ports, each with its free list: the RTL's 2
+/// up to 16 ports. Each replica gives every input a cell and every output a row read once
+/// in `n` cycles, and a frame of 8 words takes a cell of its own, so at line rate an
+/// input needs a cell, and an output a row, every 8 cycles: above 16 ports the model has
+/// `n / 8` replicas (the RTL is built at 4 and 16 ports).
+pub fn replicas(n: usize) -> usize {
+    2.max(n / 8)
+}
 const VQ_DEPTH: usize = 64;
 const CQ_DEPTH: usize = 8;
 
@@ -212,22 +235,24 @@ impl SbufModel {
         Self {
             n,
             r,
-            half: 1 << (ca - 1),
+            df: df_depth(n),
+            rb: replicas(n),
+            half: (cells / replicas(n)) as u32,
             ph: 0,
-            fl: [VecDeque::new(), VecDeque::new()],
-            fresh: [0; 2],
+            fl: vec![VecDeque::new(); replicas(n)],
+            fresh: vec![0; replicas(n)],
             c_free: 0,
             inp: vec![Input::default(); n],
             out: vec![out; n],
             bank: vec![vec![0; cells]; n],
             link: vec![vec![0; cells]; n],
             link2: vec![vec![0; cells]; n],
-            bank_rd: vec![0; 2 * n],
-            link_rd: vec![0; 2 * n],
-            link2_rd: vec![0; 2 * n],
-            bank_r: vec![0; 2 * n],
-            lk_r: vec![0; 2 * n],
-            lk2_r: vec![0; 2 * n],
+            bank_rd: vec![0; replicas(n) * n],
+            link_rd: vec![0; replicas(n) * n],
+            link2_rd: vec![0; replicas(n) * n],
+            bank_r: vec![0; replicas(n) * n],
+            lk_r: vec![0; replicas(n) * n],
+            lk2_r: vec![0; replicas(n) * n],
             srm: vec![[0; 32]; n],
             srm_rd: vec![0; n],
             s_rp: vec![0; n],
@@ -279,16 +304,20 @@ impl SbufModel {
         let cur_lk_r = std::mem::replace(&mut self.lk_r, cur_link_rd);
         let cur_lk2_r = std::mem::replace(&mut self.lk2_r, cur_link2_rd);
         // free lists: what each offers
-        let fok: [bool; 2] =
-            std::array::from_fn(|r| self.fresh[r] < self.half || !self.fl[r].is_empty());
-        let fcell: [u32; 2] = std::array::from_fn(|r| {
-            if self.fresh[r] < self.half {
-                self.fresh[r] | (r as u32 * self.half)
-            } else {
-                self.fl[r].front().copied().unwrap_or(0)
-            }
-        });
-        let mut ftake = [false; 2];
+        let rb = self.rb;
+        let fok: Vec<bool> = (0..rb)
+            .map(|r| self.fresh[r] < self.half || !self.fl[r].is_empty())
+            .collect();
+        let fcell: Vec<u32> = (0..rb)
+            .map(|r| {
+                if self.fresh[r] < self.half {
+                    self.fresh[r] | (r as u32 * self.half)
+                } else {
+                    self.fl[r].front().copied().unwrap_or(0)
+                }
+            })
+            .collect();
+        let mut ftake = vec![false; rb];
 
         // ---------------- inputs ----------------
         let mut next_in = self.inp.clone();
@@ -299,7 +328,9 @@ impl SbufModel {
             let df_len = x.df.len();
             // data FIFO push
             let push = match di.rx {
-                Some((_, last, _)) => (df_len < 63 && !x.i_ovr) || (last && df_len < 64),
+                Some((_, last, _)) => {
+                    (df_len < self.df - 1 && !x.i_ovr) || (last && df_len < self.df)
+                }
                 None => false,
             };
             if let Some((_, last, _)) = di.rx {
@@ -500,8 +531,8 @@ impl SbufModel {
             // ring refill
             let ring_len = x.ring.len();
             let mut ring_push = None;
-            for r in 0..2 {
-                if ph as usize == (i + n - r * n / 2) % n && ring_len < 4 && fok[r] {
+            for r in 0..rb {
+                if ph as usize == (i + n - r * n / rb) % n && ring_len < 4 && fok[r] {
                     ring_push = Some(fcell[r]);
                     ftake[r] = true;
                 }
@@ -521,7 +552,7 @@ impl SbufModel {
                 let (data, last, empty) = di.rx.expect("pushed word");
                 push_fifo(
                     &mut nx.df,
-                    DF_DEPTH,
+                    self.df,
                     df_len,
                     Word {
                         data,
@@ -611,10 +642,10 @@ impl SbufModel {
 
         // ---------------- banks: writes, reads, frees ----------------
         // reads first (read before write)
-        let mut ra = [0u32; 2];
-        let mut ren = [false; 2];
-        for r in 0..2 {
-            let o = (ph as usize + r * n / 2) % n;
+        let mut ra = vec![0u32; rb];
+        let mut ren = vec![false; rb];
+        for r in 0..rb {
+            let o = (ph as usize + r * n / rb) % n;
             ra[r] = self.out[o].rd.addr;
             ren[r] = self.out[o].rd.en;
             for b in 0..n {
@@ -636,11 +667,10 @@ impl SbufModel {
                 self.link2[b][x.wl2_addr as usize] = x.wl_data;
             }
         }
-        let fl_len = [self.fl[0].len(), self.fl[1].len()];
-        let c_free_next = (0..2)
-            .map(|r| fl_len[r] as u32 + (self.half - self.fresh[r]))
+        let c_free_next = (0..rb)
+            .map(|r| self.fl[r].len() as u32 + (self.half - self.fresh[r]))
             .sum::<u32>();
-        for r in 0..2 {
+        for r in 0..rb {
             if ftake[r] {
                 if self.fresh[r] < self.half {
                     self.fresh[r] += 1;
@@ -680,10 +710,10 @@ impl SbufModel {
                 }
             }
             // reader
-            let slot0 = ph as usize == (o + n - 1) % n;
-            let slot1 = ph as usize == (o + 2 * n - n / 2 - 1) % n;
+            // replica r's slot: its read of the cycle after serves output o
+            let slot = (0..rb).find(|&r| ph as usize == (o + 2 * n - r * n / rb - 1) % n);
             let free = !y.rv[y.r_wk as usize];
-            let issue = y.r_act && (slot0 || slot1) && y.v0 && (y.r_bad || free);
+            let issue = y.r_act && slot.is_some() && y.v0 && (y.r_bad || free);
             // the known cells: an issue takes the first, a returned read adds its links
             let mut mv0 = y.v0;
             if issue {
@@ -729,7 +759,7 @@ impl SbufModel {
                 ny.rd.l1 = y.first && y.r_left > n as u16;
                 ny.rd.l2 = y.r_left > 2 * n as u16;
                 ny.first = false;
-                ny.rd.rep = slot1;
+                ny.rd.rep = slot.unwrap_or(0) as u8;
                 ny.rd.cap = !y.r_bad;
                 ny.rd.k = y.r_wk;
                 ny.rd.s = y.r_s;
@@ -830,9 +860,8 @@ impl SbufModel {
         if d.reset {
             self.ph = 0;
             self.c_free = 0;
-            self.fresh = [0; 2];
-            self.fl[0].clear();
-            self.fl[1].clear();
+            self.fresh.iter_mut().for_each(|f| *f = 0);
+            self.fl.iter_mut().for_each(|f| f.clear());
             for x in &mut self.inp {
                 x.i_ovr = false;
                 x.c_ovr = 0;

@@ -1,7 +1,7 @@
 //! Cycle-exact plain-Rust model of the switch's ingress ([`nt_hdl::sing`]), written from
 //! its module documentation: an 8-stage delay line, header fields captured as their words
 //! arrive, two registered stages of lookup, the decision when a first word is in stage 6.
-use nt_sim::sing_workload::{Counts, Drive, IngReq, NotKept, View, Word};
+use crate::sing_workload::{Counts, Drive, IngReq, NotKept, View, Word};
 
 #[derive(Clone, Copy, Default)]
 struct Stage {

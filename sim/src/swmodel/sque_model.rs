@@ -4,9 +4,9 @@
 //! memories read in time-division slots, per output a registered pick, and the
 //! recirculation path of deflected headers (a FIFO per (lane, pipe), a server and a
 //! return register per pipe).
+use crate::sque_workload::{Drive, Meta, View};
 use nt_hdl::sque::RECIRC_DEPTH;
 use nt_hdl::stofino::MAX_PIPES;
-use nt_sim::sque_workload::{Drive, Meta, View};
 use std::collections::VecDeque;
 
 /// A stage's or L1's entry.

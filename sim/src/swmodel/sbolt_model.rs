@@ -3,13 +3,13 @@
 //! `2^24`) and the PRU tokens, the configuration's derived constants in registers, a
 //! decision per lane read in P2, decided in P3 (against the lane's S2 read of the output's
 //! queued bytes), carried through P4, summed per output in P5 and applied to the tokens.
-//! [`crate::adm_model::AdmModel`] runs it beside its lanes.
+//! [`super::adm_model::AdmModel`] runs it beside its lanes.
+use crate::adm_workload::BoltCfgV;
 use nt_hdl::sbolt::{SM_IDLE_CAP, SM_LAG, SM_OFF};
 use nt_hdl::swif::{
     BOLT_DATA as F_DATA, BOLT_DEC as F_DEC, BOLT_FIRST as F_FIRST, BOLT_INC as F_INC,
     BOLT_LAST as F_LAST,
 };
-use nt_sim::adm_workload::BoltCfgV;
 
 const M24: u32 = (1 << 24) - 1;
 const M26: u32 = (1 << 26) - 1;
@@ -87,7 +87,10 @@ pub struct BoltModel {
     k_lm: u32,
     k_mtu: u32,
     k_hi: u32,
-    k_cap: [u32; 4],
+    /// `k_cap[c]`: the supply cap less `c` MTUs, `c` = 0 to the lanes (at least 4 entries,
+    /// the RTL's, which takes at most 3 lanes; the model takes more, for the simulated
+    /// sizes above 24 ports).
+    k_cap: Vec<u32>,
     p2: Vec<P2>,
     p3: Vec<P3>,
     p4: Vec<P4>,
@@ -98,7 +101,7 @@ impl BoltModel {
     /// `n` ports in `k` lanes. Every register starts at 0 (a DFF's initial value): the
     /// supply tokens at `-2^24` until a reset.
     pub fn new(n: usize, k: usize) -> Self {
-        assert!((1..=3).contains(&k) && (1..=255).contains(&n));
+        assert!(k >= 1 && (1..=255).contains(&n));
         Self {
             n,
             // power-up: a token of 0 (the RTL keeps bit 24 inverted)
@@ -107,7 +110,7 @@ impl BoltModel {
             k_lm: 0,
             k_mtu: 0,
             k_hi: 0,
-            k_cap: [0; 4],
+            k_cap: vec![0; (k + 1).max(4)],
             p2: vec![P2::default(); k],
             p3: vec![P3::default(); k],
             p4: vec![P4::default(); k],
@@ -154,10 +157,12 @@ impl BoltModel {
         // the configuration's constants, a registered cascade
         let k_mtu = mtu;
         let k_lm = (OFF + mtu) & M26;
-        let k_cap: [u32; 4] = std::array::from_fn(|x| match x {
-            0 => (self.k_lm + 8 * SM_LAG as u32) & M26,
-            _ => self.k_cap[x - 1].wrapping_sub(self.k_mtu) & M26,
-        });
+        let k_cap: Vec<u32> = (0..self.k_cap.len())
+            .map(|x| match x {
+                0 => (self.k_lm + 8 * SM_LAG as u32) & M26,
+                _ => self.k_cap[x - 1].wrapping_sub(self.k_mtu) & M26,
+            })
+            .collect();
         let k_hi = self.k_cap[0].wrapping_sub(8) & M26;
         // P2: read the output's tokens
         let p2: Vec<P2> = q

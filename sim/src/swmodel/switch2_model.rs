@@ -2,15 +2,15 @@
 //! its four blocks, wired as the top wires the blocks. Every signal between two blocks
 //! leaves a register of its sender, so each cycle every block's inputs are the other
 //! blocks' outputs read at the start of the cycle.
-use crate::adm_model::AdmModel;
-use crate::sbuf_model::SbufModel;
-use crate::sing_model::SingModel;
-use crate::sque_model::SqueModel;
-use nt_sim::adm_workload::{self as aw, BandCfg, Req};
-use nt_sim::sbuf_workload::{self as bw, Desc};
-use nt_sim::sing_workload as iw;
-use nt_sim::sque_workload::{self as qw, Meta, Vd};
-use nt_sim::switch2_workload::{Drive, Stats, View};
+use super::adm_model::AdmModel;
+use super::sbuf_model::SbufModel;
+use super::sing_model::SingModel;
+use super::sque_model::SqueModel;
+use crate::adm_workload::{self as aw, BandCfg, Req};
+use crate::sbuf_workload::{self as bw, Desc};
+use crate::sing_workload as iw;
+use crate::sque_workload::{self as qw, Meta, Vd};
+use crate::switch2_workload::{Drive, Stats, View};
 
 /// The model of `SharedSwitch<N, ...>`.
 pub struct Switch2Model {

@@ -1,10 +1,10 @@
 //! Cycle-exact plain-Rust model of Tofino-style trimming's policy block
 //! ([`nt_hdl::stofino`]), written from its module documentation: the pipes of the inputs,
 //! the outputs' modes, three meters per (pipe, output) read in P2, compared in P3, fed in
-//! P5, and the deflected headers of each pipe. [`crate::adm_model::AdmModel`] runs it
+//! P5, and the deflected headers of each pipe. [`super::adm_model::AdmModel`] runs it
 //! beside its lanes.
+use crate::adm_workload::TofCfg;
 use nt_hdl::stofino::MAX_PIPES;
-use nt_sim::adm_workload::TofCfg;
 
 const M24: u32 = 0xff_ffff;
 
