@@ -332,7 +332,10 @@ fn switch_bad_input_gets_a_clear_error_not_a_panic() {
     write_pcap(&d.join("a.pcap"), &[]).unwrap();
     std::fs::write(d.join("junk.pcap"), b"not a capture").unwrap();
     let cases: &[(&[&str], &str)] = &[
-        (&["switch", "--ports", "5", "--out-dir", "o"], "4 or 16"),
+        (
+            &["switch", "--ports", "65", "--out-dir", "o"],
+            "--ports 65: a switch has 2 to 64 ports",
+        ),
         (
             &[
                 "switch",

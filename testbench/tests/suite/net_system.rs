@@ -174,7 +174,7 @@ fn configuration_errors_are_clear() {
         (base.replace("a = \"h1\"", "a = \"hx\""), "no host of that name"),
         (base.replacen("program = \"ndp\"", "program = \"tcp\"", 1), "unknown program \"tcp\""),
         (base.replace("mode = \"trim\"", "mode = \"red\""), "unknown mode \"red\""),
-        (base.replace("ports = 4", "ports = 8"), "built for 4 or 16"),
+        (base.replace("ports = 4", "ports = 65"), "ports = 65: a switch has 2 to 64 ports"),
         (
             base.replacen("program = \"ndp\"", "program = \"ndp\"\nmessages = 64", 1),
             "messages = 64: the NIC is built for 16 or 128",
