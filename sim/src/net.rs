@@ -1074,7 +1074,6 @@ fn build_switch(
     engine: Option<Engine>,
 ) -> Result<Box<dyn SwitchDev>, String> {
     let w = |what: &str| format!("switch {:?}: {what}", c.name);
-    crate::switch2_sim::model_size(c.ports, c.shared_kib.unwrap_or(64)).map_err(|e| w(&e))?;
     match c.buffer.as_deref() {
         None | Some("shared") => {}
         Some("crosspoint") => {
