@@ -43,8 +43,8 @@ pub struct RunArgs {
     #[arg(long = "vcd")]
     pub vcd: Vec<String>,
     /// Links, named A-B by their ends as written (`h0-s0:0`), whose frames go to
-    /// DIR/<run>/link_<A>_to_<B>.pcap and link_<B>_to_<A>.pcap (repeatable; adds to the
-    /// file's `[output] pcap`).
+    /// DIR/<run>/link_<A>_to_<B>.pcapng and link_<B>_to_<A>.pcapng, stamped in real time
+    /// at 3.2 GHz (repeatable; adds to the file's `[output] pcap`).
     #[arg(long = "pcap")]
     pub pcap: Vec<String>,
     /// Print the scenario's topology file(s) instead of running.

@@ -230,8 +230,8 @@ fn default_job_simulates_writes_waveforms_and_verilog() {
     // The receiver's link, one plain-named capture per direction: h0's control packets
     // out, the senders' DATA in.
     let h0 = [10, 0, 0, 1];
-    let up = nt_sim::pcap::read_pcap(&d.join("out/run/demo/link_h0_to_s0_0.pcap")).unwrap();
-    let down = nt_sim::pcap::read_pcap(&d.join("out/run/demo/link_s0_0_to_h0.pcap")).unwrap();
+    let up = nt_sim::pcap::read_pcap(&d.join("out/run/demo/link_h0_to_s0_0.pcapng")).unwrap();
+    let down = nt_sim::pcap::read_pcap(&d.join("out/run/demo/link_s0_0_to_h0.pcapng")).unwrap();
     assert!(!up.is_empty() && up.iter().all(|p| p.bytes[26..30] == h0));
     assert!(down.iter().filter(|p| p.bytes[34] & 1 != 0).count() >= 3);
     assert!(down.iter().all(|p| p.bytes[30..34] == h0));
@@ -557,6 +557,27 @@ fn nic_runs_from_captures_and_message_files() {
             for bad in ["Malformed", "[Bad", "incorrect", "Expert Info (Error"] {
                 assert!(!s.contains(bad), "{program} {cap}: tshark reports {bad:?}");
             }
+        }
+        if program == "ndp" {
+            // The same run from a pcapng input (real time at 3.2 GHz) into a pcapng
+            // output: the same frames at the same cycles, the same deliveries.
+            let a_frames = nt_sim::pcap::read_pcap(&d.join("a.pcap")).unwrap();
+            nt_sim::pcap::write_pcap(&d.join("a.pcapng"), &a_frames).unwrap();
+            let mut b2 = b.clone();
+            for (x, y) in [
+                ("a.pcap", "a.pcapng"),
+                ("b.pcap", "b.pcapng"),
+                ("b.jsonl", "b2.jsonl"),
+            ] {
+                *b2.iter_mut().find(|s| **s == x).unwrap() = y;
+            }
+            let o = ntsim(&b2, &d);
+            assert!(o.status.success(), "B from a.pcapng: {:?}", text(&o));
+            let rd = |f: &str| nt_sim::pcap::read_pcap(&d.join(f)).unwrap();
+            assert_eq!(rd("b.pcapng"), rd("b.pcap"));
+            let raw = std::fs::read(d.join("b.pcapng")).unwrap();
+            assert_eq!(raw[..4], [0x0a, 0x0d, 0x0d, 0x0a], "b.pcapng is a pcapng");
+            assert_eq!(std::fs::read_to_string(d.join("b2.jsonl")).unwrap(), bj);
         }
     }
 }

@@ -69,10 +69,10 @@ fn mismatched_protocols_and_switches_are_named() {
 #[test]
 fn capture_files_have_plain_names() {
     use nt_sim::net::capture_file;
-    assert_eq!(capture_file("h0", "s0:0"), "link_h0_to_s0_0.pcap");
-    assert_eq!(capture_file("s0:0", "h0"), "link_s0_0_to_h0.pcap");
+    assert_eq!(capture_file("h0", "s0:0"), "link_h0_to_s0_0.pcapng");
+    assert_eq!(capture_file("s0:0", "h0"), "link_s0_0_to_h0.pcapng");
     assert_eq!(
         capture_file("sw-a:15", "h 1/x"),
-        "link_sw-a_15_to_h_1_x.pcap"
+        "link_sw-a_15_to_h_1_x.pcapng"
     );
 }

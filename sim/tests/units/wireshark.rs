@@ -241,3 +241,65 @@ fn the_dissector_decodes_every_field_of_every_packet_kind() {
         "{v}"
     );
 }
+
+/// A pcapng capture as `ntsim run` writes its links': tshark (and so Wireshark) reads its
+/// times as the simulated ones at 3.2 GHz (a cycle is 0.3125 ns), each frame's cycle in
+/// its comment, and the dissector decodes it as it does a classic pcap.
+#[test]
+fn pcapng_captures_are_in_real_time_in_tshark() {
+    let (_, bytes) = frame(
+        Layout::Ndp,
+        Transport {
+            flags: FLAG_DATA,
+            src_port: 1000,
+            dst_port: 80,
+            msg_len: 3000,
+            ..Default::default()
+        },
+        8,
+        0,
+    );
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("wireshark");
+    std::fs::create_dir_all(&d).unwrap();
+    let cap = d.join("real_time.pcapng");
+    let cycles = [0u64, 1, 3_200, 3_200_000_007];
+    let packets: Vec<Packet> = cycles
+        .iter()
+        .map(|&cycle| Packet {
+            cycle,
+            bytes: bytes.clone(),
+        })
+        .collect();
+    write_pcap(&cap, &packets).unwrap();
+    let script = format!("lua_script:{}", dissector().display());
+    let o = Command::new(tshark())
+        .args(["-n", "-X", &script, "-r"])
+        .arg(&cap)
+        .args([
+            "-T",
+            "fields",
+            "-E",
+            "separator=;",
+            "-e",
+            "frame.time_epoch",
+        ])
+        .args(["-e", "frame.comment", "-e", "ntransport.dst_port"])
+        .output()
+        .expect("tshark");
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(o.status.success(), "tshark failed: {err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), cycles.len(), "{out}");
+    for (c, line) in cycles.iter().zip(&lines) {
+        let f: Vec<&str> = line.split(';').collect();
+        // tshark prints nanoseconds: a cycle's 0.3125 ns to the nearest.
+        let secs: f64 = f[0].parse().unwrap_or_else(|_| panic!("{line}"));
+        let want = *c as f64 / 3.2e9;
+        assert!((secs - want).abs() < 1e-9, "cycle {c}: {secs} s ({line})");
+        assert_eq!(f[1], format!("cycle {c}"), "{line}");
+        assert_eq!(f[2], "80", "{line}");
+    }
+}
