@@ -830,9 +830,11 @@ pub struct Series {
     /// Per switch port on a link, `(switch, port)` → bytes queued (all bands).
     pub queue_cols: Vec<(usize, usize)>,
     pub queue: Vec<Vec<u64>>,
-    /// Per host: bytes its NIC sent in the interval.
+    /// Per host: bytes its NIC sent in the interval, counted in the cycles their words
+    /// left its MAC (8 bytes a cycle, [`spread_delivery`]).
     pub host_tx: Vec<Vec<u64>>,
-    /// Per host: bytes its NIC received in the interval.
+    /// Per host: message payload bytes its NIC handed to its application in the interval
+    /// (its goodput), counted in the cycles their words left `app_rx`.
     pub host_rx: Vec<Vec<u64>>,
     /// Per host: its open messages' windows in packets at the sample ([`HostDev::window`]).
     pub host_window: Vec<Vec<u64>>,
@@ -1289,6 +1291,16 @@ fn pacer_of(rate: f64) -> Result<Pacer, String> {
 }
 
 impl Network {
+    /// The rate in Gb/s at which host `h` can receive: its link's switch transmitter's
+    /// (`rate_gbps`, line rate when not set).
+    pub fn host_rx_gbps(&self, h: usize) -> f64 {
+        let line = WORD_BITS * DEFAULT_CLOCK_HZ / 1e9;
+        self.host_link
+            .get(h)
+            .map(|&(li, _)| self.links[li].rate * line)
+            .unwrap_or(line)
+    }
+
     /// Builds the network of a topology. `files` reads a workload's file by name (relative
     /// to the topology's directory, say).
     pub fn build(
@@ -1828,7 +1840,12 @@ impl Network {
                     for p in h.take_tx() {
                         put(&mut self.links[li], d, &p);
                         if let Some(v) = series.host_tx.get_mut(i) {
-                            *v.last_mut().expect("a sample") += p.bytes.len() as u64;
+                            // Over the cycles its words left the MAC, 8 bytes a cycle
+                            // (its last word left in this cycle at the latest), so that
+                            // no interval counts more than line rate.
+                            let len = p.bytes.len() as u64;
+                            let last = (p.cycle + len.div_ceil(8)).saturating_sub(1).min(now);
+                            spread_delivery(v, self.sample_cycles, last, len);
                         }
                     }
                     for dl in h.take_delivered() {
@@ -2001,7 +2018,8 @@ fn put(l: &mut NetLink, d: usize, p: &Packet) {
 /// interval of `period` cycles, the last still open) in the intervals of the cycles its
 /// words left `app_rx`: 8 bytes a cycle, the last word at cycle `last` (the application
 /// interface hands a message over word by word, so a 38 KiB message spans 4,864 cycles,
-/// not the one it completes in).
+/// not the one it completes in). The send series counts a frame the same way, over the
+/// cycles its words left the MAC.
 #[doc(hidden)]
 pub fn spread_delivery(v: &mut [u64], period: u64, last: u64, bytes: u64) {
     let Some(top) = v.len().checked_sub(1) else {

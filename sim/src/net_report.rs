@@ -54,6 +54,84 @@ pub fn jain(net: &Network) -> Option<f64> {
     Some(s * s / (r.len() as f64 * s2))
 }
 
+/// The throughput plot's lines: each message sender's send rate (its NIC's frames, with
+/// the control packets it sends), each message receiver's goodput (payload handed to its
+/// application), both over the sample intervals `xs` of `s`, and a reference line at
+/// every rate a receiver can take (line rate, or its link's `rate_gbps`). `gbps` turns an
+/// interval's bytes into Gb/s.
+fn throughput_series(
+    net: &Network,
+    s: &crate::net::Series,
+    xs: &[f64],
+    gbps: &dyn Fn(u64) -> f64,
+) -> Vec<(String, Vec<(f64, f64)>)> {
+    let hosts = |f: fn(&crate::net::MsgRecord) -> usize| {
+        let mut v: Vec<usize> = net.msgs.iter().map(f).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let line =
+        |v: &[u64]| -> Vec<(f64, f64)> { xs.iter().zip(v).map(|(&x, &b)| (x, gbps(b))).collect() };
+    let mut out: Vec<(String, Vec<(f64, f64)>)> = vec![];
+    for h in hosts(|m| m.src) {
+        if let Some(v) = s.host_tx.get(h).filter(|v| v.iter().any(|&b| b > 0)) {
+            out.push((format!("{} tx", net.host_names[h]), line(v)));
+        }
+    }
+    let mut rates: Vec<f64> = vec![];
+    for h in hosts(|m| m.dst) {
+        if let Some(v) = s.host_rx.get(h).filter(|v| v.iter().any(|&b| b > 0)) {
+            out.push((format!("{} goodput", net.host_names[h]), line(v)));
+            let r = net.host_rx_gbps(h);
+            if !rates.iter().any(|&x| (x - r).abs() < 1e-9) {
+                rates.push(r);
+            }
+        }
+    }
+    if let (Some(&x0), Some(&x1)) = (xs.first(), xs.last()) {
+        for r in rates {
+            out.push((format!("{r:.1} Gb/s"), vec![(x0, r), (x1, r)]));
+        }
+    }
+    out
+}
+
+/// Delivered messages' slowdowns in one size bin.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SizeBin {
+    /// Sizes `from..=to` bytes: `to` a power of two, `from = to / 2 + 1` (1 for the
+    /// first bin).
+    pub from: u64,
+    pub to: u64,
+    pub messages: usize,
+    pub p50: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+/// The delivered messages' slowdowns by size, in bins of powers of two (`(2^(k-1), 2^k]`
+/// bytes), nearest-rank p50, p99 and max; only bins that hold a message.
+pub fn slowdown_bins(net: &Network) -> Vec<SizeBin> {
+    let mut by: std::collections::BTreeMap<u32, Vec<f64>> = Default::default();
+    for m in &net.msgs {
+        if let Some(x) = m.slowdown() {
+            let k = m.bytes.max(1).next_power_of_two().trailing_zeros();
+            by.entry(k).or_default().push(x);
+        }
+    }
+    by.into_iter()
+        .map(|(k, mut v)| SizeBin {
+            from: if k == 0 { 1 } else { (1u64 << (k - 1)) + 1 },
+            to: 1u64 << k,
+            messages: v.len(),
+            p50: quantile(&mut v, 0.5).unwrap_or(0.0),
+            p99: quantile(&mut v, 0.99).unwrap_or(0.0),
+            max: quantile(&mut v, 1.0).unwrap_or(0.0),
+        })
+        .collect()
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> Result<(), String> {
     let p = dir.join(name);
     std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
@@ -463,26 +541,45 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
             &ws,
         ),
     )?;
-    let ts: Vec<(String, Vec<(f64, f64)>)> = (0..net.host_names.len())
-        .filter(|&h| s.host_tx[h].iter().any(|&b| b > 0))
-        .map(|h| {
-            (
-                format!("{} tx", net.host_names[h]),
-                xs.iter()
-                    .zip(&s.host_tx[h])
-                    .map(|(&x, &b)| (x, gbps(b)))
-                    .collect(),
-            )
-        })
-        .collect();
     write(
         dir,
         "throughput.svg",
         &line_chart(
-            &format!("{}: throughput per sender", net.name),
+            &format!("{}: senders' throughput, receivers' goodput", net.name),
             "time (us)",
             "Gb/s",
-            &ts,
+            &throughput_series(net, s, &xs, &gbps),
+        ),
+    )?;
+    let bins = slowdown_bins(net);
+    let mut b = String::from("size_from_bytes,size_to_bytes,messages,p50,p99,max\n");
+    for x in &bins {
+        let _ = writeln!(
+            b,
+            "{},{},{},{:.3},{:.3},{:.3}",
+            x.from, x.to, x.messages, x.p50, x.p99, x.max
+        );
+    }
+    write(dir, "slowdown_bins.csv", &b)?;
+    let pts = |f: fn(&SizeBin) -> f64| -> Vec<(f64, f64)> {
+        bins.iter().map(|x| ((x.to as f64).log2(), f(x))).collect()
+    };
+    let bs = if bins.is_empty() {
+        vec![]
+    } else {
+        vec![
+            ("p50".to_string(), pts(|x| x.p50)),
+            ("p99".to_string(), pts(|x| x.p99)),
+        ]
+    };
+    write(
+        dir,
+        "slowdown_bins.svg",
+        &line_chart(
+            &format!("{}: slowdown by message size", net.name),
+            "message size bin, log2 of its largest size in bytes (10: up to 1 KiB)",
+            "slowdown",
+            &bs,
         ),
     )?;
     let sd: Vec<(f64, f64)> = net

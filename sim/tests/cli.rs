@@ -227,6 +227,24 @@ fn default_job_simulates_writes_waveforms_and_verilog() {
         j["cycles"].as_u64() > Some(0) && j["settled"] == true,
         "{j}"
     );
+    // The throughput plot: the senders' rates, the receiver's goodput and its line rate;
+    // the slowdowns by size bin (4, 6 and 8 KiB messages: two bins).
+    let svg = std::fs::read_to_string(d.join("out/run/demo/throughput.svg")).unwrap();
+    for s in ["h1 tx", "h0 goodput", "204.8 Gb/s"] {
+        assert!(svg.contains(s), "{s} not in throughput.svg");
+    }
+    assert!(!svg.contains("h0 tx"), "the receiver is not a sender");
+    let bins = std::fs::read_to_string(d.join("out/run/demo/slowdown_bins.csv")).unwrap();
+    let rows: Vec<&str> = bins.lines().collect();
+    assert_eq!(
+        rows[0],
+        "size_from_bytes,size_to_bytes,messages,p50,p99,max"
+    );
+    assert!(
+        rows[1].starts_with("2049,4096,1,") && rows[2].starts_with("4097,8192,2,"),
+        "{bins}"
+    );
+    assert!(d.join("out/run/demo/slowdown_bins.svg").exists());
     // The receiver's link, one plain-named capture per direction: h0's control packets
     // out, the senders' DATA in.
     let h0 = [10, 0, 0, 1];

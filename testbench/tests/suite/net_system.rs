@@ -87,6 +87,28 @@ fn demo_incast_delivers_every_message_and_trims_at_the_bottleneck() {
     // Every byte of the messages arrived at h0 in the throughput series.
     let rx: u64 = r.series.host_rx[0].iter().sum();
     assert_eq!(rx, 4096 + 6144 + 8192);
+    // Every frame's bytes are in its sender's series, in the intervals its words left in:
+    // no interval above line rate (8 bytes a cycle), sending or receiving.
+    let cap = 8 * net.sample_cycles;
+    for h in 0..net.host_names.len() {
+        for v in [&r.series.host_tx[h], &r.series.host_rx[h]] {
+            assert!(
+                v.iter().all(|&b| b <= cap),
+                "{h}: {v:?} above {cap} a sample"
+            );
+        }
+    }
+    let sent: u64 = r.series.host_tx[1..].iter().flatten().sum();
+    assert!(sent > 4096 + 6144 + 8192, "the senders sent {sent} bytes");
+    // The slowdowns by size: 4 KiB in (2 KiB, 4 KiB], 6 and 8 KiB in (4 KiB, 8 KiB].
+    let bins = nt_sim::net_report::slowdown_bins(&net);
+    let got: Vec<_> = bins.iter().map(|b| (b.from, b.to, b.messages)).collect();
+    assert_eq!(got, [(2049, 4096, 1), (4097, 8192, 2)]);
+    assert!(
+        bins.iter()
+            .all(|b| 1.0 <= b.p50 && b.p50 <= b.p99 && b.p99 == b.max),
+        "{bins:?}"
+    );
 }
 
 #[test]
