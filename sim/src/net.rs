@@ -14,7 +14,7 @@
 //!
 //! [[switch]]
 //! name = "s0"
-//! ports = 16               # 4 or 16
+//! ports = 16               # 2 to 64 (4 and 16 on the RTL, the other sizes on the model)
 //! mode = "trim"            # droptail, trim, tofino-trim, bolt
 //! band_by_flags = false    # bands from transport flags instead of IPv4 tos
 //! buffer_bytes = 55_000    # per output and band (all inputs), up to 2^32 - 1
@@ -449,12 +449,17 @@ pub enum Workload {
     /// Poisson arrivals at every host in `hosts` (all hosts when empty) to a uniformly
     /// chosen other host in `hosts`, sizes drawn from the CDF in `sizes_file` (lines of
     /// `bytes cumulative_probability`, increasing, the last at 1), at `load` of the line rate
-    /// per host, from `start` to `stop` cycles.
+    /// per host, from `start` to `stop` cycles. A size outside the NIC's 8..=38,912 bytes
+    /// is an error unless `clamp_sizes` is set: then it is clamped into that range (the
+    /// published workloads W1 to W5 in `examples/workloads/` need it), and the load is
+    /// that of the clamped sizes.
     Poisson {
         #[serde(default)]
         hosts: Vec<String>,
         load: f64,
         sizes_file: String,
+        #[serde(default)]
+        clamp_sizes: bool,
         #[serde(default)]
         start: u64,
         stop: u64,
@@ -898,8 +903,15 @@ fn check_range(what: &str, v: u64, lo: u64, hi: u64) -> Result<u64, String> {
 }
 
 /// Reads a message-size CDF: lines of `bytes probability` (blank lines and `#` comments
-/// skipped), sizes and probabilities non-decreasing, the last probability 1.
+/// skipped), sizes and probabilities non-decreasing, the last probability 1, every size
+/// one the NIC carries (8..=38,912 bytes).
 pub fn read_cdf(text: &str, name: &str) -> Result<Vec<(u64, f64)>, String> {
+    read_cdf_clamped(text, name, false)
+}
+
+/// [`read_cdf`], with every size clamped into 8..=38,912 bytes when `clamp` is set (any
+/// size from 1 byte is then taken).
+pub fn read_cdf_clamped(text: &str, name: &str, clamp: bool) -> Result<Vec<(u64, f64)>, String> {
     let mut cdf: Vec<(u64, f64)> = vec![];
     for (n, line) in text.lines().enumerate() {
         let l = line.split('#').next().unwrap_or("").trim();
@@ -919,12 +931,21 @@ pub fn read_cdf(text: &str, name: &str) -> Result<Vec<(u64, f64)>, String> {
         if !(0.0..=1.0).contains(&p) {
             return Err(format!("{name}:{}: probability {p} is not in 0..=1", n + 1));
         }
-        if b < TAG_BYTES as u64 || b > MAX_MSG_BYTES {
+        let b = if clamp && b > 0 {
+            b.clamp(TAG_BYTES as u64, MAX_MSG_BYTES)
+        } else if b < TAG_BYTES as u64 || b > MAX_MSG_BYTES {
             return Err(format!(
-                "{name}:{}: size {b} must be {TAG_BYTES}..={MAX_MSG_BYTES} bytes",
-                n + 1
+                "{name}:{}: size {b} must be {TAG_BYTES}..={MAX_MSG_BYTES} bytes{}",
+                n + 1,
+                if clamp || b == 0 {
+                    ""
+                } else {
+                    " (the workload's `clamp_sizes = true` clamps sizes into that range)"
+                }
             ));
-        }
+        } else {
+            b
+        };
         if let Some(&(pb, pp)) = cdf.last() {
             if b < pb || p < pp {
                 return Err(format!(
@@ -1576,6 +1597,7 @@ impl Network {
                     hosts: hs,
                     load,
                     sizes_file,
+                    clamp_sizes,
                     start,
                     stop,
                 } => {
@@ -1599,7 +1621,7 @@ impl Network {
                             "workload {what} (poisson): stop {stop} must be after start {start}"
                         ));
                     }
-                    let cdf = read_cdf(&files(sizes_file)?, sizes_file)?;
+                    let cdf = read_cdf_clamped(&files(sizes_file)?, sizes_file, *clamp_sizes)?;
                     // Mean words per message → mean gap between arrivals at `load`.
                     let mut prev = 0.0;
                     let mut mean = 0.0;

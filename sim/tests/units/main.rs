@@ -4,6 +4,7 @@
 //! section of `sim/Cargo.toml` has `test = false`); library items they need that are not
 //! otherwise public are `pub` and `#[doc(hidden)]`.
 mod budget;
+mod examples;
 mod fuzz;
 mod link;
 mod lockstep;

@@ -1,0 +1,149 @@
+# W1 (Facebook key-value store, memcached): message sizes, the workload W1 of Homa (SIGCOMM 2018)
+# and of PL2 (paper 001, section 6).
+# Source: github.com/PlatformLab/HomaSimulation, RpcTransportDesign/OMNeT++Simulation/homatransport/sizeDistributions/FacebookKeyValueMsgSizeDist.txt
+# at commit de26a1a2ea13. Lines are `bytes cumulative_probability`: a message
+# is at most `bytes` long with that probability (ntsim's poisson workload draws the
+# first line whose probability reaches a uniform draw).
+# Sizes 1 to 15 bytes are the source's table (up to p = 0.47); above it, its sampler
+# draws from a generalized Pareto tail from 15 bytes (MsgSizeDistributions.cc:
+# k = 0.348238, sigma = 214.476, capped at 2^30 bytes), tabulated here in steps of
+# 0.005 up to p = 0.995 and finer above, each step at the size of its middle
+# probability.
+# Mean 184.5 bytes (the source's header: 185.0). Below 8 bytes: 0.310710;
+# above 38,912 bytes (the NIC's largest message): 0.000001. A poisson workload takes
+# this file with `clamp_sizes = true`, which clamps sizes into 8..=38,912 bytes:
+# mean 186.1 bytes then.
+1 0.00583
+2 0.18403
+3 0.27642
+4 0.2766
+5 0.304
+6 0.30465
+7 0.31071
+8 0.31094
+9 0.31931
+10 0.32768
+11 0.41757
+12 0.41849
+13 0.42175
+14 0.44155
+15 0.47
+16 0.475
+18 0.48
+20 0.485
+22 0.49
+24 0.495
+27 0.5
+29 0.505
+31 0.51
+33 0.515
+35 0.52
+38 0.525
+40 0.53
+43 0.535
+45 0.54
+47 0.545
+50 0.55
+52 0.555
+55 0.56
+58 0.565
+60 0.57
+63 0.575
+66 0.58
+68 0.585
+71 0.59
+74 0.595
+77 0.6
+80 0.605
+83 0.61
+86 0.615
+89 0.62
+92 0.625
+95 0.63
+99 0.635
+102 0.64
+106 0.645
+109 0.65
+113 0.655
+116 0.66
+120 0.665
+124 0.67
+127 0.675
+131 0.68
+135 0.685
+139 0.69
+144 0.695
+148 0.7
+152 0.705
+157 0.71
+161 0.715
+166 0.72
+171 0.725
+176 0.73
+181 0.735
+186 0.74
+191 0.745
+196 0.75
+202 0.755
+208 0.76
+214 0.765
+220 0.77
+226 0.775
+232 0.78
+239 0.785
+246 0.79
+253 0.795
+260 0.8
+268 0.805
+275 0.81
+284 0.815
+292 0.82
+301 0.825
+310 0.83
+319 0.835
+329 0.84
+339 0.845
+349 0.85
+361 0.855
+372 0.86
+384 0.865
+397 0.87
+411 0.875
+425 0.88
+440 0.885
+456 0.89
+473 0.895
+491 0.9
+510 0.905
+530 0.91
+552 0.915
+576 0.92
+602 0.925
+630 0.93
+661 0.935
+696 0.94
+734 0.945
+777 0.95
+826 0.955
+882 0.96
+948 0.965
+1027 0.97
+1125 0.975
+1250 0.98
+1419 0.985
+1670 0.99
+2144 0.9955
+2706 0.996
+2853 0.9965
+3029 0.997
+3247 0.9975
+3525 0.998
+3903 0.9985
+4463 0.999
+5448 0.9995
+7722 0.9999
+14425 0.99999
+32903 0.999999
+74100 0.9999999
+165957 0.99999999
+383300 1
