@@ -39,16 +39,7 @@ fn input_captures_are_taken_in_timestamp_order_stably() {
 
 #[test]
 fn round_trip_keeps_cycles_and_bytes() {
-    let p = vec![
-        Packet {
-            cycle: 0,
-            bytes: vec![1, 2, 3],
-        },
-        Packet {
-            cycle: 3_000_000_123,
-            bytes: (0..200).map(|i| i as u8).collect(),
-        },
-    ];
+    let p = frames();
     assert_eq!(parse_pcap("x", &pcap_bytes(&p)), Ok(p));
 }
 
