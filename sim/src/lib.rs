@@ -10,6 +10,7 @@ pub mod fuzz;
 pub mod icarus;
 pub mod kernel;
 pub mod link;
+pub mod listed;
 pub mod lockstep;
 pub mod net;
 pub mod net_cli;

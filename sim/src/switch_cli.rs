@@ -37,7 +37,7 @@ pub struct SwitchArgs {
     #[arg(long, default_value_t = 4)]
     pub ports: usize,
     /// A mode of `nt_hdl::mode::MODES`: droptail, trim, tofino-trim or bolt.
-    #[arg(long, default_value = "droptail")]
+    #[arg(long, default_value = "droptail", value_parser = crate::listed::Listed::modes())]
     pub mode: String,
     /// K=IN.pcap, repeatable; frames enter in timestamp order (stable).
     #[arg(long = "in-port")]
@@ -68,7 +68,7 @@ pub struct SwitchArgs {
     pub buffer_pkts: u64,
     /// The engine: native (the rust-hdl block on our kernel), verilator or compiled (its
     /// Verilog verilated, or compiled to Rust; built once and cached).
-    #[arg(long, default_value = "native")]
+    #[arg(long, default_value = "native", value_parser = crate::listed::Listed::engines())]
     pub engine: String,
     /// Bolt: CC_THRESH, bytes queued at an output port (0..=1048575).
     #[arg(long, default_value_t = 1088)]

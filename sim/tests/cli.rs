@@ -1326,7 +1326,9 @@ fn completions_load_into_bash_and_complete_commands_and_flags() {
     // Complete `ntsim sw` and `ntsim sweep --va` as bash would.
     let script = "source ./ntsim.bash\n\
         COMP_WORDS=(ntsim sw); COMP_CWORD=1; _ntsim ntsim sw ntsim; echo \"1:${COMPREPLY[*]}\"\n\
-        COMP_WORDS=(ntsim sweep --va); COMP_CWORD=2; _ntsim ntsim --va sweep; echo \"2:${COMPREPLY[*]}\"\n";
+        COMP_WORDS=(ntsim sweep --va); COMP_CWORD=2; _ntsim ntsim --va sweep; echo \"2:${COMPREPLY[*]}\"\n\
+        COMP_WORDS=(ntsim switch --mode t); COMP_CWORD=3; _ntsim ntsim t --mode; echo \"3:${COMPREPLY[*]}\"\n\
+        COMP_WORDS=(ntsim nic --program h); COMP_CWORD=3; _ntsim ntsim h --program; echo \"4:${COMPREPLY[*]}\"\n";
     let b = Command::new("bash")
         .args(["-c", script])
         .current_dir(&d)
@@ -1348,6 +1350,14 @@ fn completions_load_into_bash_and_complete_commands_and_flags() {
     };
     assert_eq!(words("1:"), vec!["switch", "sweep"], "{out}");
     assert_eq!(words("2:"), vec!["--vary"], "{out}");
+    // The values of a flag that takes a mode or a program.
+    assert_eq!(words("3:"), vec!["trim", "tofino-trim"], "{out}");
+    assert_eq!(words("4:"), vec!["homa", "homatr"], "{out}");
+    let (help, _) = text(&ntsim(&["nic", "--help"], &d));
+    assert!(
+        help.contains("[possible values: ndp, homa, homatr, bolt]"),
+        "{help}"
+    );
     let o = ntsim(&["completions", "tcsh"], &d);
     assert!(!o.status.success());
 }

@@ -92,12 +92,13 @@ enum Cmd {
     /// List the blocks.
     Blocks,
     /// Run one NIC from packet captures: frames from IN.pcap enter MAC RX at their
-    /// timestamps (1 ns = 1 cycle), messages from MSGS.jsonl enter the application port;
+    /// timestamps (1 ns = 1 cycle in a classic pcap, real time at 3.2 GHz in a pcapng),
+    /// messages from MSGS.jsonl enter the application port;
     /// every transmitted frame goes to OUT.pcap, delivered messages and outcomes to
     /// OUT.jsonl.
     Nic {
         /// Transport program.
-        #[arg(long, default_value = "ndp")]
+        #[arg(long, default_value = "ndp", value_parser = nt_sim::listed::Listed::programs())]
         program: String,
         /// This host's IPv4 address (a.b.c.d, decimal, no leading zeros; unicast).
         #[arg(long)]
@@ -148,11 +149,12 @@ enum Cmd {
         max_cycles: u64,
         /// What steps the NIC: `native` (our kernel on the rust-hdl block), `verilator`
         /// or `compiled` (its Verilog, built on first use and cached; many times faster).
-        #[arg(long, default_value = "native")]
+        #[arg(long, default_value = "native", value_parser = nt_sim::listed::Listed::engines())]
         engine: String,
     },
     /// Run the switch from packet captures: frames from each `--in-port K=IN.pcap` enter
-    /// port K at their timestamps (1 ns = 1 cycle); every port's output goes to
+    /// port K at their timestamps (1 ns = 1 cycle; pcapng: real time at 3.2 GHz); every
+    /// port's output goes to
     /// DIR/port<K>.pcap (stamped with each frame's first-word cycle), counters to
     /// DIR/stats.json.
     Switch(nt_sim::switch_cli::SwitchArgs),
@@ -171,7 +173,7 @@ enum Cmd {
     Fuzz {
         /// nic-ndp, nic-homa, nic-homatr, nic-bolt, switch-droptail, switch-trim,
         /// switch-tofino-trim or switch-bolt.
-        #[arg(long)]
+        #[arg(long, value_parser = nt_sim::listed::Listed::fuzz_targets())]
         target: String,
         /// Frames into the target (1 ..= 1e9).
         #[arg(long, default_value_t = 100_000)]
