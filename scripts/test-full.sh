@@ -7,7 +7,7 @@
 #     default run co-simulates it under Verilator), the shared buffer's misaligned-writer
 #     mutant (a Verilator build of its own), and the full FPGA sweep
 #     (verilog_out::full_sweep_matches_committed_reports: fpga/synth.sh into a temp dir on
-#     every block and switch mode, xcup and then ECP5 with place and route stopped after 30
+#     every block and switch mode, xcup and then ECP5 with place and route stopped after 120
 #     minutes, each compared with its committed report within the default run's
 #     tolerances; several hours on 2 cores, switch2_p4 and switch2_p16 about 40 minutes of it on xcup).
 # Arguments go to scripts/test.sh (and so to cargo test). Prints the wall time at the end;
