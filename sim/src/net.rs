@@ -115,6 +115,8 @@ use std::sync::Mutex;
 
 /// Bits a MAC moves per cycle.
 pub const WORD_BITS: f64 = 64.0;
+/// Line rate in Gb/s: [`WORD_BITS`] a cycle at [`DEFAULT_CLOCK_HZ`] (204.8).
+pub const LINE_GBPS: f64 = WORD_BITS * DEFAULT_CLOCK_HZ / 1e9;
 /// The ideal's switch ([`Network::ideal`]) stores and forwards: a `W`-word frame's first
 /// word leaves `W + IDEAL_SWITCH_EXTRA` cycles after its first word came in. 6 is the
 /// retired crosspoint switch's latency; the shared switch takes `W + 31` to `W + 37`
@@ -1293,7 +1295,7 @@ pub fn host_mac(i: usize) -> u64 {
 
 /// A link rate in Gb/s as a fraction of line rate, checked.
 fn rate_fraction(g: Option<f64>) -> Result<f64, String> {
-    let line = WORD_BITS * DEFAULT_CLOCK_HZ / 1e9;
+    let line = LINE_GBPS;
     match g {
         None => Ok(1.0),
         Some(g) if g > 0.0 && g <= line + 1e-9 => Ok((g / line).min(1.0)),
@@ -1315,11 +1317,10 @@ impl Network {
     /// The rate in Gb/s at which host `h` can receive: its link's switch transmitter's
     /// (`rate_gbps`, line rate when not set).
     pub fn host_rx_gbps(&self, h: usize) -> f64 {
-        let line = WORD_BITS * DEFAULT_CLOCK_HZ / 1e9;
         self.host_link
             .get(h)
-            .map(|&(li, _)| self.links[li].rate * line)
-            .unwrap_or(line)
+            .map(|&(li, _)| self.links[li].rate * LINE_GBPS)
+            .unwrap_or(LINE_GBPS)
     }
 
     /// Builds the network of a topology. `files` reads a workload's file by name (relative

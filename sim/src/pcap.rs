@@ -60,8 +60,9 @@ pub fn pcap_bytes(packets: &[Packet]) -> Vec<u8> {
     b
 }
 
-/// pcapng timestamp units (10^-13 s, `if_tsresol` 13) in one cycle at 3.2 GHz.
-pub const PCAPNG_UNITS_PER_CYCLE: u64 = 3125;
+/// pcapng timestamp units (10^-13 s, `if_tsresol` 13) in one cycle at
+/// [`crate::DEFAULT_CLOCK_HZ`]: 3125 at 3.2 GHz.
+pub const PCAPNG_UNITS_PER_CYCLE: u64 = (1e13 / crate::DEFAULT_CLOCK_HZ) as u64;
 /// `if_tsresol` of the pcapng files we write: 10^-13 s.
 pub const PCAPNG_TSRESOL: u8 = 13;
 const PCAPNG_SHB: u32 = 0x0a0d_0d0a;
