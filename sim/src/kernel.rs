@@ -17,6 +17,7 @@
 use crate::ports::PortRecorder;
 use crate::vcd::VcdRecorder;
 use nt_hdl::Clocked;
+use rust_hdl::core::block::Tracker;
 use rust_hdl::prelude::*;
 use std::io::Write;
 
@@ -71,6 +72,9 @@ pub struct Kernel<B: Block> {
     max_passes: usize,
     passes: u64,
     dirty: bool,
+    /// Settle passes skip the blocks nothing can have changed (rust-hdl-core's `Tracker`,
+    /// patched in: see vendor/README.md); `None` evaluates everything every pass.
+    tracker: Option<Tracker>,
     vcd: Option<VcdRecorder<Box<dyn Write + Send>>>,
     ports: Option<PortRecorder>,
 }
@@ -96,6 +100,7 @@ impl<B: Block> Kernel<B> {
             max_passes: 10_000,
             passes: 0,
             dirty: true,
+            tracker: Some(Tracker::new()),
             vcd: None,
             ports: None,
         };
@@ -141,10 +146,21 @@ impl<B: Block> Kernel<B> {
         &self.uut
     }
 
-    /// Write access to the block, e.g. to set `input.next`. Marks the state as needing a settle.
+    /// Write access to the block, e.g. to set `input.next`. Marks the state as needing a
+    /// settle, whose first pass evaluates the whole hierarchy (a write may reach any signal).
     pub fn uut_mut(&mut self) -> &mut B {
         self.dirty = true;
+        if let Some(t) = self.tracker.as_mut() {
+            t.force_full();
+        }
         &mut self.uut
+    }
+
+    /// Whether settle passes skip the blocks nothing can have changed (the default) or
+    /// evaluate every block every pass, as rust-hdl's own `Simulation` does. The results
+    /// are the same cycle for cycle; the difference is speed (`ntsim bench`).
+    pub fn set_tracking(&mut self, on: bool) {
+        self.tracker = on.then(Tracker::new);
     }
 
     /// Propagates input changes with the clock low. Does nothing when nothing was touched.
@@ -208,9 +224,15 @@ impl<B: Block> Kernel<B> {
 
     fn converge(&mut self) -> Result<(), KernelError> {
         for _ in 0..self.max_passes {
-            self.uut.update_all();
+            let changed = match self.tracker.as_mut() {
+                Some(t) => t.pass(&mut self.uut),
+                None => {
+                    self.uut.update_all();
+                    self.uut.has_changed()
+                }
+            };
             self.passes += 1;
-            if !self.uut.has_changed() {
+            if !changed {
                 return Ok(());
             }
         }

@@ -107,6 +107,10 @@ pub struct RunOptions<'a> {
     pub vcd: Option<&'a Path>,
     pub record_ports: bool,
     pub clock_hz: Option<f64>,
+    /// Evaluate every block in every settle pass, as rust-hdl's own `Simulation` does,
+    /// instead of skipping the blocks nothing can have changed ([`Kernel::set_tracking`]):
+    /// the same run, slower (the baseline of `ntsim bench`).
+    pub full_eval: bool,
 }
 
 /// Runs `block` for `cycles` under its seeded workload. Returns the summary and, when
@@ -537,6 +541,7 @@ fn open_outputs<B: rust_hdl::prelude::Block + nt_hdl::Clocked>(
     if let Some(hz) = opts.clock_hz {
         k.set_clock_hz(hz)?;
     }
+    k.set_tracking(!opts.full_eval);
     if let Some(p) = opts.vcd {
         let f = std::fs::File::create(p)?;
         k.record_vcd(Box::new(std::io::BufWriter::new(f)) as Box<dyn Write + Send>)?;

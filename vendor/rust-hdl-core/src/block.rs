@@ -16,6 +16,107 @@ pub trait Block: Logic {
     fn has_changed(&self) -> bool;
     /// The visitor pattern - allows a circuit to be probed by a [Probe] struct.
     fn accept(&self, name: &str, probe: &mut dyn Probe);
+    /// (patch) One settle pass like [Block::update_all] that skips the blocks nothing
+    /// can have changed (see [Tracker]); returns `true` if anything in the circuit changed
+    /// in this pass, as [Block::has_changed] would after [Block::update_all].
+    /// `parent_ran`: the owner's `update` ran in this pass (so it may have written this
+    /// block's inputs). The default evaluates everything, as [Block::update_all] does.
+    fn update_all_tracked(&mut self, _tracker: &mut Tracker, _parent_ran: bool) -> bool {
+        self.update_all();
+        self.has_changed()
+    }
+    /// (patch) Commits this field's own signals: a signal commits itself, an interface or
+    /// an array of signals its signals; a block (whose signals its own visit commits) does
+    /// nothing. `true` if one changed.
+    fn commit_signals(&mut self) -> bool {
+        false
+    }
+    /// (patch) Visits this field's blocks with [Block::update_all_tracked]: a block itself,
+    /// an array its elements; a signal or an interface has none.
+    fn visit_blocks(&mut self, tracker: &mut Tracker, parent_ran: bool) -> bool {
+        self.update_all_tracked(tracker, parent_ran)
+    }
+}
+
+/// (patch) Change tracking for settle passes (`Block::update_all_tracked`).
+///
+/// A pass of [Block::update_all] calls every block's `update` and commits every signal.
+/// But a block's `update` reads only the signals of its own subtree (its ports, locals and
+/// its children's) and state that changes only on a clock edge (itself a signal change),
+/// so if nothing in its subtree changed in the previous pass, its `update` writes exactly
+/// what it wrote then, and those values are committed already. And if, besides, its owner's
+/// `update` did not run in this pass, nothing wrote any signal of the subtree (a block's
+/// signals are written by its own `update` and by its owner's), so the whole subtree would
+/// commit no change: it is skipped without being visited. The tracker keeps, per block of
+/// `#[derive(LogicBlock)]` in visiting order, whether its subtree changed in the last pass
+/// and how many such blocks the subtree holds. A *full* pass (the first one, and after
+/// [Tracker::force_full], e.g. when a caller may have written a signal deep inside the
+/// circuit) evaluates everything as [Block::update_all] does and records the flags anew.
+/// The outcome of every pass is the same as with [Block::update_all].
+#[derive(Debug, Clone)]
+pub struct Tracker {
+    /// Per block, in visiting order: did its subtree change in the last pass, and how many
+    /// tracked blocks its subtree holds (itself included).
+    entries: Vec<(bool, u32)>,
+    pos: usize,
+    full: bool,
+}
+
+impl Default for Tracker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Tracker {
+    /// A tracker whose first pass is full.
+    pub fn new() -> Self {
+        Self {
+            entries: Vec::new(),
+            pos: 0,
+            full: true,
+        }
+    }
+    /// Makes the next pass a full one.
+    pub fn force_full(&mut self) {
+        self.full = true;
+    }
+    /// One settle pass over `top`; `true` if anything changed.
+    pub fn pass<B: Block>(&mut self, top: &mut B) -> bool {
+        self.pos = 0;
+        let changed = top.update_all_tracked(self, true);
+        if self.full {
+            self.entries.truncate(self.pos);
+            self.full = false;
+        }
+        changed
+    }
+    /// Called by a derived block on entry: its index and whether its `update` must run, or
+    /// `None` when the whole subtree is skipped.
+    #[doc(hidden)]
+    #[inline]
+    pub fn enter(&mut self, parent_ran: bool) -> Option<(usize, bool)> {
+        let me = self.pos;
+        self.pos += 1;
+        if self.full {
+            if me == self.entries.len() {
+                self.entries.push((true, 1));
+            }
+            return Some((me, true));
+        }
+        let (dirty, size) = self.entries[me];
+        if !dirty && !parent_ran {
+            self.pos = me + size as usize;
+            return None;
+        }
+        Some((me, dirty))
+    }
+    /// Called by a derived block on exit with whether its subtree changed in this pass.
+    #[doc(hidden)]
+    #[inline]
+    pub fn leave(&mut self, me: usize, changed: bool) {
+        self.entries[me] = (changed, (self.pos - me) as u32);
+    }
 }
 
 impl<B: Block> Block for Vec<B> {
@@ -29,6 +130,30 @@ impl<B: Block> Block for Vec<B> {
         for x in self {
             x.update_all();
         }
+    }
+
+    fn update_all_tracked(&mut self, tracker: &mut Tracker, parent_ran: bool) -> bool {
+        let mut changed = false;
+        for x in self {
+            changed |= x.update_all_tracked(tracker, parent_ran);
+        }
+        changed
+    }
+
+    fn commit_signals(&mut self) -> bool {
+        let mut changed = false;
+        for x in self {
+            changed |= x.commit_signals();
+        }
+        changed
+    }
+
+    fn visit_blocks(&mut self, tracker: &mut Tracker, parent_ran: bool) -> bool {
+        let mut changed = false;
+        for x in self {
+            changed |= x.visit_blocks(tracker, parent_ran);
+        }
+        changed
     }
 
     fn has_changed(&self) -> bool {
@@ -59,6 +184,30 @@ impl<B: Block, const P: usize> Block for [B; P] {
         for x in self {
             x.update_all();
         }
+    }
+
+    fn update_all_tracked(&mut self, tracker: &mut Tracker, parent_ran: bool) -> bool {
+        let mut changed = false;
+        for x in self {
+            changed |= x.update_all_tracked(tracker, parent_ran);
+        }
+        changed
+    }
+
+    fn commit_signals(&mut self) -> bool {
+        let mut changed = false;
+        for x in self {
+            changed |= x.commit_signals();
+        }
+        changed
+    }
+
+    fn visit_blocks(&mut self, tracker: &mut Tracker, parent_ran: bool) -> bool {
+        let mut changed = false;
+        for x in self {
+            changed |= x.visit_blocks(tracker, parent_ran);
+        }
+        changed
     }
 
     fn has_changed(&self) -> bool {

@@ -232,6 +232,23 @@ impl<D: Direction, T: Synth> Block for Signal<D, T> {
         self.changed
     }
 
+    #[inline]
+    fn update_all_tracked(&mut self, _tracker: &mut crate::block::Tracker, _parent_ran: bool) -> bool {
+        self.update_all();
+        self.changed
+    }
+
+    #[inline]
+    fn commit_signals(&mut self) -> bool {
+        self.update_all();
+        self.changed
+    }
+
+    #[inline]
+    fn visit_blocks(&mut self, _tracker: &mut crate::block::Tracker, _parent_ran: bool) -> bool {
+        false
+    }
+
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
         probe.visit_atom(name, self);
     }

@@ -26,6 +26,9 @@ impl<U: Block> Block for TopWrap<U> {
     fn has_changed(&self) -> bool {
         self.uut.has_changed()
     }
+    fn update_all_tracked(&mut self, tracker: &mut crate::block::Tracker, parent_ran: bool) -> bool {
+        self.uut.update_all_tracked(tracker, parent_ran)
+    }
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
         probe.visit_start_scope(name, self);
         self.uut.accept("uut", probe);

@@ -98,6 +98,53 @@ pub fn get_update_all(fields: Vec<TS>) -> syn::Result<TS> {
     })
 }
 
+/// (patch) `update_all_tracked` of a `#[derive(LogicBlock)]`: see `block::Tracker`. The
+/// block commits its own signals (the inputs its owner wrote in this pass), runs `update`
+/// if anything it reads may have changed, commits its signals again (what `update` wrote),
+/// then visits its child blocks, which so see their new inputs in the same pass.
+pub fn get_update_all_tracked_block(fields: Vec<TS>) -> syn::Result<TS> {
+    Ok(quote! {
+        fn update_all_tracked(&mut self, tracker: &mut block::Tracker, parent_ran: bool) -> bool {
+            let (me, dirty) = match tracker.enter(parent_ran) {
+                Some(x) => x,
+                None => return false,
+            };
+            let mut changed = false;
+            #(changed |= self.#fields.commit_signals();)*
+            let run = dirty || changed;
+            if run {
+                self.update();
+                #(changed |= self.#fields.commit_signals();)*
+            }
+            #(changed |= self.#fields.visit_blocks(tracker, run);)*
+            tracker.leave(me, changed);
+            changed
+        }
+    })
+}
+
+/// (patch) The tracked pass of a `#[derive(LogicInterface)]`: a bundle of its owner's
+/// signals, committed with the owner's own (`commit_signals`), with no blocks to visit.
+pub fn get_update_all_tracked_interface(fields: Vec<TS>) -> syn::Result<TS> {
+    Ok(quote! {
+        fn update_all_tracked(&mut self, tracker: &mut block::Tracker, parent_ran: bool) -> bool {
+            let mut changed = false;
+            #(changed |= self.#fields.update_all_tracked(tracker, parent_ran);)*
+            changed
+        }
+        fn commit_signals(&mut self) -> bool {
+            let mut changed = false;
+            #(changed |= self.#fields.commit_signals();)*
+            changed
+        }
+        fn visit_blocks(&mut self, tracker: &mut block::Tracker, parent_ran: bool) -> bool {
+            let mut changed = false;
+            #(changed |= self.#fields.visit_blocks(tracker, parent_ran);)*
+            changed
+        }
+    })
+}
+
 pub fn get_has_changed(fields: Vec<TS>) -> syn::Result<TS> {
     if fields.is_empty() {
         Ok(quote! {

@@ -8,6 +8,7 @@ pub(crate) fn get_impl_for_logic_block(input: &syn::DeriveInput) -> Result<TS> {
     let fields = common::get_field_names(input)?;
     let update_all = common::get_update_all(fields.clone())?;
     let has_changed = common::get_has_changed(fields.clone())?;
+    let update_all_tracked = common::get_update_all_tracked_block(fields.clone())?;
     let connect_all = common::get_connect_all(fields.clone())?;
     let accept = get_accept(fields)?;
     let name = &input.ident;
@@ -17,6 +18,7 @@ pub(crate) fn get_impl_for_logic_block(input: &syn::DeriveInput) -> Result<TS> {
             #connect_all
             #update_all
             #has_changed
+            #update_all_tracked
             #accept
         }
     })

@@ -12,6 +12,8 @@ pub(crate) fn get_impl_for_logic_interface(input: &syn::DeriveInput) -> Result<T
     let link_hdl = get_link_hdl(fields.clone(), field_types.clone())?;
     let update_all = get_update_all(fields.clone())?;
     let has_changed = get_has_changed(fields.clone())?;
+    let update_all_tracked =
+        crate::common::get_update_all_tracked_interface(fields.clone())?;
     let connect_all = get_connect_all(fields.clone())?;
     let join_connect = get_join_connect(fields.clone())?;
     let join_hdl = get_join_hdl(fields.clone(), field_types)?;
@@ -39,6 +41,7 @@ pub(crate) fn get_impl_for_logic_interface(input: &syn::DeriveInput) -> Result<T
             #connect_all
             #update_all
             #has_changed
+            #update_all_tracked
             #accept
         }
 

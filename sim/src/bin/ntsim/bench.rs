@@ -522,14 +522,16 @@ fn driver_table(
     work: &Path,
 ) -> Result<(), String> {
     println!();
-    println!("{title} (seed {seed}); the kernel, the Verilator engine and the compiled engine run the Rust driver in the loop, plain Verilator replays its recorded inputs in a C++ loop; passes/cyc and us/pass: the kernel's settle passes (each evaluates the whole hierarchy once) per cycle and the wall time of one; compiled: the same Verilog compiled to Rust by nt_sim::rcomp");
+    println!("{title} (seed {seed}); the kernel, the Verilator engine and the compiled engine run the Rust driver in the loop, plain Verilator replays its recorded inputs in a C++ loop; passes/cyc and us/pass: the kernel's settle passes per cycle and the wall time of one; full-eval: the kernel evaluating every block in every pass, as rust-hdl's Simulation does (kernel/full: what skipping the blocks nothing can have changed gains; the runs must agree); compiled: the same Verilog compiled to Rust by nt_sim::rcomp");
     println!(
-        "{:<19} {:>8} {:>14} {:>11} {:>10} {:>14} {:>14} {:>14} {:>12} {:>14} {:>15}",
+        "{:<19} {:>8} {:>14} {:>11} {:>10} {:>16} {:>12} {:>14} {:>14} {:>14} {:>12} {:>14} {:>15}",
         "block",
         "cycles",
         "kernel cyc/s",
         "passes/cyc",
         "us/pass",
+        "full-eval cyc/s",
+        "kernel/full",
         "engine cyc/s",
         "compiled cyc/s",
         "plain cyc/s",
@@ -542,6 +544,18 @@ fn driver_table(
     for &(block, cycles, replay_cycles, verilator_total) in blocks {
         let (s, _) = nt_sim::runs::run_block(block, cycles, seed, &Default::default())?;
         let k = s.cycles as f64 / s.seconds;
+        let full = nt_sim::runs::RunOptions {
+            full_eval: true,
+            ..Default::default()
+        };
+        let (sf, _) = nt_sim::runs::run_block(block, cycles, seed, &full)?;
+        if (sf.events, sf.commands) != (s.events, s.commands) {
+            return Err(format!(
+                "{block}: the full-evaluation run ended with {} events, {} commands; the kernel's with {}, {}",
+                sf.events, sf.commands, s.events, s.commands
+            ));
+        }
+        let kf = sf.cycles as f64 / sf.seconds;
         // A NIC runs its Rust driver on every engine (`run_on`); a switch's self-checking
         // workload reads its internals, so its engines replay the native run's ports.
         let driven = block.starts_with("nic_");
@@ -588,12 +602,14 @@ fn driver_table(
         };
         let f = |x: Option<f64>| x.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
         println!(
-            "{:<19} {:>8} {:>14.0} {:>11.2} {:>10.2} {:>14} {:>14} {:>14} {:>12} {:>14} {:>15}",
+            "{:<19} {:>8} {:>14.0} {:>11.2} {:>10.2} {:>16.0} {:>12.2} {:>14} {:>14} {:>14} {:>12} {:>14} {:>15}",
             block,
             cycles,
             k,
             s.passes as f64 / s.cycles as f64,
             s.seconds * 1e6 / s.passes.max(1) as f64,
+            kf,
+            k / kf,
             f(engine),
             f(compiled),
             v.map(|v| format!("{v:.0}"))
