@@ -217,7 +217,8 @@ impl<B: Block> Kernel<B> {
         self.uut
     }
 
-    /// Settle passes run so far (each evaluates the whole hierarchy once).
+    /// Settle passes run so far (each visits the hierarchy once, skipping what cannot have
+    /// changed unless tracking is off).
     pub fn passes(&self) -> u64 {
         self.passes
     }
