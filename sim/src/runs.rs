@@ -96,8 +96,8 @@ pub struct RunSummary {
     /// Commands issued.
     pub commands: u64,
     pub seconds: f64,
-    /// Settle passes of our kernel in the run (each evaluates the whole hierarchy once);
-    /// 0 on the Verilator engine.
+    /// Settle passes of our kernel in the run (each visits the hierarchy once, skipping
+    /// the blocks nothing can have changed); 0 on the Verilator engine.
     pub passes: u64,
 }
 
