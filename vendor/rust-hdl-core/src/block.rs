@@ -40,19 +40,22 @@ pub trait Block: Logic {
 
 /// (patch) Change tracking for settle passes (`Block::update_all_tracked`).
 ///
-/// A pass of [Block::update_all] calls every block's `update` and commits every signal.
-/// But a block's `update` reads only the signals of its own subtree (its ports, locals and
-/// its children's) and state that changes only on a clock edge (itself a signal change),
-/// so if nothing in its subtree changed in the previous pass, its `update` writes exactly
-/// what it wrote then, and those values are committed already. And if, besides, its owner's
-/// `update` did not run in this pass, nothing wrote any signal of the subtree (a block's
-/// signals are written by its own `update` and by its owner's), so the whole subtree would
-/// commit no change: it is skipped without being visited. The tracker keeps, per block of
-/// `#[derive(LogicBlock)]` in visiting order, whether its subtree changed in the last pass
-/// and how many such blocks the subtree holds. A *full* pass (the first one, and after
+/// A pass of [Block::update_all] calls every block's `update`, then commits the block's
+/// signals, so a value crosses one level of hierarchy per pass. A tracked pass visits a
+/// derived block thus: commit its own signals (so the inputs its owner wrote in this pass
+/// are visible at once), run `update` only if something in its subtree changed in the
+/// last pass or in that commit, commit again, then visit its child blocks. A block's
+/// `update` reads only the signals of its own subtree and state that changes only on a
+/// clock edge (itself a signal change), so when nothing there changed it would write what
+/// it wrote before, which is committed already. A child is visited only when its owner's
+/// `update` ran in this pass or its subtree changed in the last pass: otherwise nothing can
+/// have written its signals, and the whole subtree is skipped. The tracker keeps, per block
+/// of `#[derive(LogicBlock)]` in visiting order, whether its subtree changed in the last
+/// pass and how many such blocks the subtree holds. A *full* pass (the first one, and after
 /// [Tracker::force_full], e.g. when a caller may have written a signal deep inside the
-/// circuit) evaluates everything as [Block::update_all] does and records the flags anew.
-/// The outcome of every pass is the same as with [Block::update_all].
+/// circuit) runs every `update` and records the flags anew. Passes differ from
+/// [Block::update_all]'s (fewer, each doing less); the values a settle converges to are the
+/// same.
 #[derive(Debug, Clone)]
 pub struct Tracker {
     /// Per block, in visiting order: did its subtree change in the last pass, and how many
@@ -119,6 +122,28 @@ impl Tracker {
     }
 }
 
+/// (patch) [Block::commit_signals] of every element of a `Vec` or an array.
+fn commit_each<'a, B: Block + 'a>(xs: impl IntoIterator<Item = &'a mut B>) -> bool {
+    let mut changed = false;
+    for x in xs {
+        changed |= x.commit_signals();
+    }
+    changed
+}
+
+/// (patch) [Block::visit_blocks] of every element of a `Vec` or an array.
+fn visit_each<'a, B: Block + 'a>(
+    xs: impl IntoIterator<Item = &'a mut B>,
+    tracker: &mut Tracker,
+    parent_ran: bool,
+) -> bool {
+    let mut changed = false;
+    for x in xs {
+        changed |= x.visit_blocks(tracker, parent_ran);
+    }
+    changed
+}
+
 impl<B: Block> Block for Vec<B> {
     fn connect_all(&mut self) {
         for x in self {
@@ -132,28 +157,12 @@ impl<B: Block> Block for Vec<B> {
         }
     }
 
-    fn update_all_tracked(&mut self, tracker: &mut Tracker, parent_ran: bool) -> bool {
-        let mut changed = false;
-        for x in self {
-            changed |= x.update_all_tracked(tracker, parent_ran);
-        }
-        changed
-    }
-
     fn commit_signals(&mut self) -> bool {
-        let mut changed = false;
-        for x in self {
-            changed |= x.commit_signals();
-        }
-        changed
+        commit_each(self)
     }
 
     fn visit_blocks(&mut self, tracker: &mut Tracker, parent_ran: bool) -> bool {
-        let mut changed = false;
-        for x in self {
-            changed |= x.visit_blocks(tracker, parent_ran);
-        }
-        changed
+        visit_each(self, tracker, parent_ran)
     }
 
     fn has_changed(&self) -> bool {
@@ -186,28 +195,12 @@ impl<B: Block, const P: usize> Block for [B; P] {
         }
     }
 
-    fn update_all_tracked(&mut self, tracker: &mut Tracker, parent_ran: bool) -> bool {
-        let mut changed = false;
-        for x in self {
-            changed |= x.update_all_tracked(tracker, parent_ran);
-        }
-        changed
-    }
-
     fn commit_signals(&mut self) -> bool {
-        let mut changed = false;
-        for x in self {
-            changed |= x.commit_signals();
-        }
-        changed
+        commit_each(self)
     }
 
     fn visit_blocks(&mut self, tracker: &mut Tracker, parent_ran: bool) -> bool {
-        let mut changed = false;
-        for x in self {
-            changed |= x.visit_blocks(tracker, parent_ran);
-        }
-        changed
+        visit_each(self, tracker, parent_ran)
     }
 
     fn has_changed(&self) -> bool {

@@ -136,14 +136,6 @@ impl<T: Synth> Block for Constant<T> {
         false
     }
 
-    fn update_all_tracked(&mut self, _tracker: &mut crate::block::Tracker, _parent_ran: bool) -> bool {
-        false
-    }
-
-    fn visit_blocks(&mut self, _tracker: &mut crate::block::Tracker, _parent_ran: bool) -> bool {
-        false
-    }
-
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
         probe.visit_atom(name, self);
     }

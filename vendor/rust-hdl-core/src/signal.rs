@@ -233,12 +233,6 @@ impl<D: Direction, T: Synth> Block for Signal<D, T> {
     }
 
     #[inline]
-    fn update_all_tracked(&mut self, _tracker: &mut crate::block::Tracker, _parent_ran: bool) -> bool {
-        self.update_all();
-        self.changed
-    }
-
-    #[inline]
     fn commit_signals(&mut self) -> bool {
         self.update_all();
         self.changed

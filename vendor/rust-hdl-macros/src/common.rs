@@ -124,14 +124,10 @@ pub fn get_update_all_tracked_block(fields: Vec<TS>) -> syn::Result<TS> {
 }
 
 /// (patch) The tracked pass of a `#[derive(LogicInterface)]`: a bundle of its owner's
-/// signals, committed with the owner's own (`commit_signals`), with no blocks to visit.
+/// signals, committed with the owner's own (`commit_signals`); its fields' blocks, if any,
+/// are visited as the owner's children.
 pub fn get_update_all_tracked_interface(fields: Vec<TS>) -> syn::Result<TS> {
     Ok(quote! {
-        fn update_all_tracked(&mut self, tracker: &mut block::Tracker, parent_ran: bool) -> bool {
-            let mut changed = false;
-            #(changed |= self.#fields.update_all_tracked(tracker, parent_ran);)*
-            changed
-        }
         fn commit_signals(&mut self) -> bool {
             let mut changed = false;
             #(changed |= self.#fields.commit_signals();)*
