@@ -14,7 +14,8 @@
 //! [`nic_block!`] builds a top block for a program type (and, optionally, the reassembly,
 //! packetization and packet-generator sizes); [`NicNdp`] is the NDP NIC with 16 messages
 //! per direction, [`NicNdp128`] the same with 128 (for synthesis and for hosts that
-//! receive many large messages at once), [`NicHoma128`] and [`NicHomaTr128`] likewise;
+//! receive many large messages at once), [`NicHoma128`] and [`NicHomaTr128`] likewise,
+//! [`NicNdpFpga`] the 16-message NDP NIC with the smaller buffers of an FPGA build;
 //! [`NicBolt`] and [`NicBolt128`] run Bolt ([`crate::bolt`]) and carry the Bolt TX stamp
 //! ([`crate::boltstamp`], a pass-through in the other tops) between the deparser and
 //! MAC TX, and a parser that accepts SRC packets. Every top has the same ports:
@@ -783,6 +784,27 @@ nic_block!(
     protocol: PROTO_NDP,
     pace: true,
     messages: 128
+);
+
+nic_block!(
+    /// The NDP NIC as built for an FPGA (issue 31): [`NicNdp`] with half as much buffer
+    /// memory in each direction (`BufferConfig::fpga16()`: two 38 KiB buffers instead of
+    /// four, 126 KiB in 2^14 words), so that it fits the 208 DP16KD of an ECP5-85F; the
+    /// same cycles in every other respect.
+    NicNdpFpga,
+    crate::ndp::NdpProgram16,
+    crate::ndp::NdpProgram16::new(),
+    program: "ndp",
+    homa: false,
+    protocol: PROTO_NDP,
+    pace: true,
+    bolt: false,
+    reassembly: crate::reassembly::Reassembly16Fpga,
+    packetization: crate::packetization::Packetization16Fpga,
+    pktgen: crate::pktgen::PacketGen16,
+    bufs: crate::pool::BufferConfig::fpga16(),
+    pull_bits: 5,
+    id_bits: 4
 );
 
 nic_block!(

@@ -993,6 +993,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
 pub type Packetization16 = Packetization<4, 16, 5, 15>;
 /// Packetization for 128 messages (2^17 buffer words).
 pub type Packetization128 = Packetization<7, 128, 8, 17>;
+/// Packetization for 16 messages with 2^14 buffer words ([`BufferConfig::fpga16`]).
+pub type Packetization16Fpga = Packetization<4, 16, 5, 14>;
 
 impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
     for Packetization<A, N, C, BW>

@@ -157,6 +157,14 @@ impl BufferConfig {
     pub fn n128() -> Self {
         Self::from_pairs(&[(256, 64), (2048, 32), (8192, 32), (38912, 16)])
     }
+
+    /// The FPGA build of 16 messages ([`crate::nic::NicNdpFpga`]): 8 × 256 B, 8 × 2 KiB,
+    /// 4 × 8 KiB, 2 × 38 KiB (126 KiB, in 2^14 buffer words): [`Self::n16`] with two
+    /// 38 KiB buffers instead of four, so that each direction's buffer RAM is half as deep
+    /// and the whole NIC fits the block RAM of an ECP5-85F.
+    pub fn fpga16() -> Self {
+        Self::from_pairs(&[(256, 8), (2048, 8), (8192, 4), (38912, 2)])
+    }
 }
 
 /// The two hash-way slot hashes of a key (16 bits each; a way uses the low `SA` bits).
@@ -710,6 +718,8 @@ pub struct Reassembly<
 pub type Reassembly16 = Reassembly<4, 16, 5, 6, 64, 15>;
 /// Reassembly for 128 messages (2 × 512 table slots, 2^17 buffer words = 1 MiB).
 pub type Reassembly128 = Reassembly<7, 128, 8, 9, 512, 17>;
+/// Reassembly for 16 messages with 2^14 buffer words (128 KiB; [`BufferConfig::fpga16`]).
+pub type Reassembly16Fpga = Reassembly<4, 16, 5, 6, 64, 14>;
 
 impl<
         const A: usize,

@@ -2,7 +2,7 @@
 use crate::arbiter::Arbiter;
 use crate::deparser::Deparser;
 use crate::emit::{emit_verilog, emit_verilog_grouped, EmitError};
-use crate::nic::{NicBolt, NicHoma, NicNdp, NicNdp128};
+use crate::nic::{NicBolt, NicHoma, NicNdp, NicNdp128, NicNdpFpga};
 use crate::packetization::{Packetization128, Packetization16};
 use crate::parser::Parser;
 use crate::pktgen::PacketGen16;
@@ -139,6 +139,11 @@ pub fn blocks() -> Vec<BlockSpec> {
             name: "nic_ndp_n128",
             about: "the NIC running NDP with 128 messages per direction: as nic_ndp with reassembly_n128, packetization_n128 (2 x 944 KiB of buffers) and a 128-message packet generator and program; for synthesis (thesis Table 3.2)",
             verilog: || emit_verilog_grouped("nic_ndp_n128", NicNdp128::new(), NIC_GROUPED),
+        },
+        BlockSpec {
+            name: "nic_ndp_fpga",
+            about: "the NIC running NDP as built for an FPGA: as nic_ndp with half the buffer memory per direction (2 x 38 KiB buffers instead of 4; 126 KiB in 2^14 words), so that it fits an ECP5-85F's block RAM",
+            verilog: || emit_verilog_grouped("nic_ndp_fpga", NicNdpFpga::new(), NIC_GROUPED),
         },
         BlockSpec {
             name: "nic_homa",

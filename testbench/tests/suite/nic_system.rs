@@ -6,7 +6,7 @@
 //! still check every event at the program's boundary, which the NIC brings out on its
 //! `trace` outputs. Per program, [`native_and_compiled_match`] runs one short lossy
 //! exchange on both engines and requires them to agree cycle for cycle.
-use nt_hdl::nic::{NicBolt, NicHoma, NicHomaTr, NicNdp, NicNdp128, NicProbe, NicTop};
+use nt_hdl::nic::{NicBolt, NicHoma, NicHomaTr, NicNdp, NicNdp128, NicNdpFpga, NicProbe, NicTop};
 use nt_sim::kernel::Kernel;
 use nt_sim::link::{Link, LinkCfg};
 use nt_sim::nic_pair::NicPair;
@@ -37,6 +37,7 @@ impl<T> Nic<T> {
 
 const NDP: Nic<NicNdp> = Nic::new(NicNdp::new, "nic_ndp");
 const NDP128: Nic<NicNdp128> = Nic::new(NicNdp128::new, "nic_ndp_n128");
+const NDP_FPGA: Nic<NicNdpFpga> = Nic::new(NicNdpFpga::new, "nic_ndp_fpga");
 const HOMA: Nic<NicHoma> = Nic::new(NicHoma::new, "nic_homa");
 const HOMATR: Nic<NicHomaTr> = Nic::new(NicHomaTr::new, "nic_homatr");
 const BOLT: Nic<NicBolt> = Nic::new(NicBolt::new, "nic_bolt");
@@ -325,6 +326,30 @@ fn ndp_back_to_back_delivers_every_message_exactly_once() {
 #[test]
 fn ndp_n128_back_to_back_delivers_every_message_exactly_once() {
     back_to_back(&NDP128, 7400, 12);
+}
+
+/// The NDP NIC as built for an FPGA (`nic_ndp_fpga`: two 38 KiB buffers per direction
+/// instead of four) is wired like `nic_ndp`: three messages of 8,193 B each way (the
+/// smallest size that takes a 38 KiB buffer, one more message than either side has such
+/// buffers), every one delivered exactly once (on the kernel, so that no compiled model of
+/// this variant is built).
+#[test]
+fn ndp_fpga_build_delivers_every_message_exactly_once() {
+    let seed = 7500;
+    let (pair, ex) = exchange_on(
+        &NDP_FPGA,
+        On::Native,
+        seed,
+        3,
+        LinkCfg::ideal(200),
+        (|_, max| max, 8193),
+        400_000,
+        None,
+        |_, _| {},
+    );
+    let (delivered, gave_up) = check_exactly_once(&pair, &ex, seed);
+    assert_eq!(gave_up, 0);
+    assert_eq!(delivered, 6);
 }
 
 #[test]
