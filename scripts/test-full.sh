@@ -9,9 +9,11 @@
 #     (verilog_out::full_sweep_matches_committed_reports: fpga/synth.sh into a temp dir on
 #     every block and switch mode, xcup and then ECP5 with place and route stopped after 120
 #     minutes, each compared with its committed report within the default run's
-#     tolerances; several hours on 2 cores, switch2_p4 and switch2_p16 about 40 minutes of it on xcup).
+#     tolerances; several hours on 2 cores, switch2_p4 and switch2_p16 about 40 minutes of it on xcup);
+#   * the cocotb testbench (testbench/cocotb/run.py: nic_ndp and switch2_p4 under Icarus,
+#     packets built with scapy; under a minute).
 # Arguments go to scripts/test.sh (and so to cargo test). Prints the wall time at the end;
-# exits non-zero when either part failed. Writes no tracked file.
+# exits non-zero when any part failed. Writes no tracked file.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
@@ -21,8 +23,11 @@ NT_FUZZ_FRAMES=100000 bash scripts/test.sh "$@"
 rc=$?
 cargo test --workspace --tests --no-fail-fast -- --ignored
 rc_long=$?
+py=$(bash scripts/setup-cocotb.sh) && "$py" testbench/cocotb/run.py
+rc_cocotb=$?
 t=$(( $(date +%s) - t0 ))
-printf 'test-full: scripts/test.sh %s, ignored tests %s; wall time %dh %02dm %02ds\n' \
+printf 'test-full: scripts/test.sh %s, ignored tests %s, cocotb %s; wall time %dh %02dm %02ds\n' \
   "$([ "$rc" -eq 0 ] && echo passed || echo failed)" "$([ "$rc_long" -eq 0 ] && echo passed || echo failed)" \
+  "$([ "$rc_cocotb" -eq 0 ] && echo passed || echo failed)" \
   $((t / 3600)) $((t % 3600 / 60)) $((t % 60))
-[ "$rc" -eq 0 ] && [ "$rc_long" -eq 0 ]
+[ "$rc" -eq 0 ] && [ "$rc_long" -eq 0 ] && [ "$rc_cocotb" -eq 0 ]
