@@ -95,6 +95,49 @@ def from_words(words):
     return out
 
 
+async def stream_words(clock, port, prefix, fields):
+    """Yields, each cycle `prefix$valid` is high (with its sink always ready), the values
+    of `prefix$<field>` for `fields` in that cycle. `port(name)` reaches a port."""
+    valid = port(prefix + "$valid")
+    ports = [port(f"{prefix}${f}") for f in fields]
+    while True:
+        await RisingEdge(clock)
+        await ReadOnly()
+        if int(valid.value):
+            yield [int(p.value) for p in ports]
+
+
+async def collect_frames(clock, port, prefix, into):
+    """Appends every frame that leaves MAC stream `prefix` (`data`, `last`, `empty`) to
+    `into` as bytes."""
+    words = []
+    async for data, last, empty in stream_words(clock, port, prefix, ("data", "last", "empty")):
+        words.append((data, last, empty))
+        if last:
+            into.append(from_words(words))
+            words = []
+
+
+async def drive_stream(clock, port, prefix, beats):
+    """Drives `prefix`'s stream with `beats` (dicts of field values), one per cycle
+    while `prefix$ready` is high at the clock edge."""
+    valid, ready = port(prefix + "$valid"), port(prefix + "$ready")
+    for beat in beats:
+        for k, v in beat.items():
+            port(f"{prefix}${k}").value = v
+        valid.value = 1
+        while True:
+            await RisingEdge(clock)
+            if int(ready.value):
+                break
+    valid.value = 0
+
+
+def frame_beats(frame_bytes):
+    """A frame's MAC words as beats for `drive_stream`."""
+    return [{"data": d, "last": int(l), "empty": e} for d, l, e in to_words(bytes(frame_bytes))]
+
+
 def mac_str(mac):
     return ":".join(f"{(mac >> (8 * (5 - i))) & 0xFF:02x}" for i in range(6))
 
@@ -127,7 +170,7 @@ class Nic:
             "cfg$pace_nacks": 1,
         }
         self.cycle = 0
-        self.tx_frames = []  # (first-word cycle, bytes)
+        self.tx_frames = []  # bytes of each frame sent
         self.rx_messages = []  # (cycle, src_ip, src_context, local_port, payload)
         self.statuses = []  # (cycle, tx_msg_id, code)
 
@@ -160,26 +203,11 @@ class Nic:
             await RisingEdge(self.dut.clock)
             self.cycle += 1
 
-    async def _words(self, prefix, fields):
-        """Yields, each cycle `prefix$valid` is high (the sinks are always ready), the
-        values of `fields` in that cycle."""
-        valid = self.port(prefix + "$valid")
-        ports = [self.port(f"{prefix}${f}") for f in fields]
-        while True:
-            await RisingEdge(self.dut.clock)
-            await ReadOnly()
-            if int(valid.value):
-                yield [int(p.value) for p in ports]
+    def _words(self, prefix, fields):
+        return stream_words(self.dut.clock, self.port, prefix, fields)
 
     async def _monitor_mac_tx(self):
-        words, first = [], None
-        async for data, last, empty in self._words("mac_tx", ("data", "last", "empty")):
-            if first is None:
-                first = self.cycle
-            words.append((data, last, empty))
-            if last:
-                self.tx_frames.append((first, from_words(words)))
-                words, first = [], None
+        await collect_frames(self.dut.clock, self.port, "mac_tx", self.tx_frames)
 
     async def _monitor_app_rx(self):
         words = []
@@ -199,25 +227,11 @@ class Nic:
             self.statuses.append((self.cycle, tx_msg_id, code))
 
     async def _drive(self, prefix, beats):
-        """Drives `prefix`'s stream with `beats` (dicts of field values), one per cycle
-        while `prefix$ready` is high at the clock edge."""
-        valid, ready = self.port(prefix + "$valid"), self.port(prefix + "$ready")
-        for beat in beats:
-            for k, v in beat.items():
-                self.port(f"{prefix}${k}").value = v
-            valid.value = 1
-            while True:
-                await RisingEdge(self.dut.clock)
-                if int(ready.value):
-                    break
-        valid.value = 0
+        await drive_stream(self.dut.clock, self.port, prefix, beats)
 
     async def send_frame(self, frame_bytes):
         """One frame into MAC RX, a word per cycle."""
-        await self._drive(
-            "mac_rx",
-            [{"data": d, "last": int(l), "empty": e} for d, l, e in to_words(bytes(frame_bytes))],
-        )
+        await self._drive("mac_rx", frame_beats(frame_bytes))
 
     async def send_message(self, dst_ip, dst_context, src_context, payload):
         """One message into the application's TX port: the TX app header, then the
@@ -322,31 +336,11 @@ class Switch:
             await RisingEdge(self.dut.clock)
 
     async def _monitor_tx(self, k):
-        valid = self.port(f"tx${k}$valid")
-        data, last, empty = (self.port(f"tx${k}${f}") for f in ("data", "last", "empty"))
-        words = []
-        while True:
-            await RisingEdge(self.dut.clock)
-            await ReadOnly()
-            if int(valid.value):
-                words.append((int(data.value), int(last.value), int(empty.value)))
-                if int(last.value):
-                    self.tx_frames[k].append(from_words(words))
-                    words = []
+        await collect_frames(self.dut.clock, self.port, f"tx${k}", self.tx_frames[k])
 
     async def send_frame(self, k, frame_bytes):
         """One frame into input `k`, a word per cycle while the input is ready."""
-        valid, ready = self.port(f"rx${k}$valid"), self.port(f"rx${k}$ready")
-        for d, l, e in to_words(bytes(frame_bytes)):
-            self.port(f"rx${k}$data").value = d
-            self.port(f"rx${k}$last").value = int(l)
-            self.port(f"rx${k}$empty").value = e
-            valid.value = 1
-            while True:
-                await RisingEdge(self.dut.clock)
-                if int(ready.value):
-                    break
-        valid.value = 0
+        await drive_stream(self.dut.clock, self.port, f"rx${k}", frame_beats(frame_bytes))
 
     def stat(self, k, name):
         """Counter `name` of port `k` (`stat$<k>$<name>`)."""

@@ -69,7 +69,7 @@ async def a_data_packet_is_delivered_and_acknowledged(dut):
     assert (src_ip, src_ctx, local_port, got) == (PEER_IP, 1000, 7, payload)
     assert nic.stat("rx_delivered") == 1
     assert nic.stat("rx_passed") == 1
-    acks = [parsed(b) for _, b in nic.tx_frames]
+    acks = [parsed(b) for b in nic.tx_frames]
     assert len(acks) == 1, [a.summary() for a in acks]
     a = acks[0]
     assert a[IP].src == ip_str(NIC_IP) and a[IP].dst == ip_str(PEER_IP)
@@ -119,7 +119,7 @@ async def a_message_is_sent_and_its_ack_completes_it(dut):
     await nic.send_message(PEER_IP, 80, 5000, payload)
     await nic.cycles(40)
     assert len(nic.tx_frames) == 1, nic.tx_frames
-    p = parsed(nic.tx_frames[0][1])
+    p = parsed(nic.tx_frames[0])
     h = p[NdpHdr]
     assert p[IP].dst == ip_str(PEER_IP) and p[IP].proto == 155
     assert (h.flags, h.sport, h.dport, h.msg_len, h.pkt_offset) == (FLAG_DATA, 5000, 80, len(payload), 0)
