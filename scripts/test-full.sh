@@ -11,7 +11,9 @@
 #     minutes, each compared with its committed report within the default run's
 #     tolerances; several hours on 2 cores, switch2_p4 and switch2_p16 about 40 minutes of it on xcup);
 #   * the cocotb testbench (testbench/cocotb/run.py: nic_ndp and switch2_p4 under Icarus,
-#     packets built with scapy; under a minute).
+#     packets built with scapy; under a minute);
+#   * the Python package: `pip install ./python` into the Python that has cocotb (building
+#     it with cargo in target/python, a few minutes), then python/tests/test_ntsim.py.
 # Arguments go to scripts/test.sh (and so to cargo test). Prints the wall time at the end;
 # exits non-zero when any part failed. Writes no tracked file.
 set -uo pipefail
@@ -25,9 +27,17 @@ cargo test --workspace --tests --no-fail-fast -- --ignored
 rc_long=$?
 py=$(bash scripts/setup-cocotb.sh) && "$py" testbench/cocotb/run.py
 rc_cocotb=$?
+# --user unless that Python is a venv's (scripts/setup-cocotb.sh's fallback).
+rc_python=1
+if [ -n "${py:-}" ]; then
+  user=$("$py" -c 'import sys; print("" if sys.prefix != sys.base_prefix else "--user")')
+  CARGO_TARGET_DIR="$PWD/target/python" "$py" -m pip install $user --quiet ./python \
+    && "$py" python/tests/test_ntsim.py
+  rc_python=$?
+fi
 t=$(( $(date +%s) - t0 ))
-printf 'test-full: scripts/test.sh %s, ignored tests %s, cocotb %s; wall time %dh %02dm %02ds\n' \
+printf 'test-full: scripts/test.sh %s, ignored tests %s, cocotb %s, python %s; wall time %dh %02dm %02ds\n' \
   "$([ "$rc" -eq 0 ] && echo passed || echo failed)" "$([ "$rc_long" -eq 0 ] && echo passed || echo failed)" \
-  "$([ "$rc_cocotb" -eq 0 ] && echo passed || echo failed)" \
+  "$([ "$rc_cocotb" -eq 0 ] && echo passed || echo failed)" "$([ "$rc_python" -eq 0 ] && echo passed || echo failed)" \
   $((t / 3600)) $((t % 3600 / 60)) $((t % 60))
-[ "$rc" -eq 0 ] && [ "$rc_long" -eq 0 ] && [ "$rc_cocotb" -eq 0 ]
+[ "$rc" -eq 0 ] && [ "$rc_long" -eq 0 ] && [ "$rc_cocotb" -eq 0 ] && [ "$rc_python" -eq 0 ]
