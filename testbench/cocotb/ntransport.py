@@ -146,7 +146,31 @@ def ip_str(ip):
     return ".".join(str((ip >> (8 * (3 - i))) & 0xFF) for i in range(4))
 
 
-class Nic:
+class Harness:
+    """What the NIC and switch harnesses share: ports by name, the clock and reset."""
+
+    def __init__(self, dut):
+        self.dut = dut
+
+    def port(self, name):
+        return self.dut._id(name, extended=False)
+
+    async def cycles(self, n):
+        for _ in range(n):
+            await RisingEdge(self.dut.clock)
+
+    async def _start_and_reset(self, inputs):
+        """Runs the clock, sets `inputs` (port name -> value) and holds reset for 4
+        cycles."""
+        cocotb.start_soon(Clock(self.dut.clock, 2, units="ns").start())
+        for k, v in inputs.items():
+            self.port(k).value = v
+        self.dut.reset.value = 1
+        await self.cycles(4)
+        self.dut.reset.value = 0
+
+
+class Nic(Harness):
     """A NIC top (`nic_ndp`, `nic_homa`, `nic_bolt`, ...) under cocotb.
 
     `start()` runs the clock, configures and resets it and starts the monitors; then
@@ -156,7 +180,7 @@ class Nic:
     """
 
     def __init__(self, dut, mac, ip, switch_mac, rtt_pkts=10, timeout=22_400, max_retries=5):
-        self.dut = dut
+        super().__init__(dut)
         self.mac, self.ip, self.switch_mac = mac, ip, switch_mac
         self.cfg = {
             "cfg$mac": mac,
@@ -174,29 +198,15 @@ class Nic:
         self.rx_messages = []  # (cycle, src_ip, src_context, local_port, payload)
         self.statuses = []  # (cycle, tx_msg_id, code)
 
-    def port(self, name):
-        return self.dut._id(name, extended=False)
-
     async def start(self):
-        cocotb.start_soon(Clock(self.dut.clock, 2, units="ns").start())
-        for k, v in self.cfg.items():
-            self.port(k).value = v
-        for k in ("mac_rx$valid", "app_tx$valid"):
-            self.port(k).value = 0
-        for k in ("mac_tx$ready", "app_rx$ready", "status$ready"):
-            self.port(k).value = 1
-        self.dut.reset.value = 1
-        for _ in range(4):
-            await RisingEdge(self.dut.clock)
-        self.dut.reset.value = 0
+        inputs = dict(self.cfg)
+        inputs.update({k: 0 for k in ("mac_rx$valid", "app_tx$valid")})
+        inputs.update({k: 1 for k in ("mac_tx$ready", "app_rx$ready", "status$ready")})
+        await self._start_and_reset(inputs)
         cocotb.start_soon(self._count())
         cocotb.start_soon(self._monitor_mac_tx())
         cocotb.start_soon(self._monitor_app_rx())
         cocotb.start_soon(self._monitor_status())
-
-    async def cycles(self, n):
-        for _ in range(n):
-            await RisingEdge(self.dut.clock)
 
     async def _count(self):
         while True:
@@ -252,7 +262,7 @@ def port_ip(port):
     return 0x0A00_0001 + port
 
 
-class Switch:
+class Switch(Harness):
     """The shared-buffer switch (`switch2_p4`, `switch2_p16`) under cocotb.
 
     `start(**cfg)` runs the clock, applies a configuration (drop-tail, generous limits,
@@ -263,15 +273,13 @@ class Switch:
     """
 
     def __init__(self, dut, ports):
-        self.dut, self.ports = dut, ports
-        self.cycle = 0
+        super().__init__(dut)
+        self.ports = ports
         self.tx_frames = [[] for _ in range(ports)]
-
-    def port(self, name):
-        return self.dut._id(name, extended=False)
 
     def config(self):
         n = self.ports
+        # The admission's headroom, as sim/src/switch2_sim.rs `headroom(n)` computes it.
         lanes = (n + 7) // 8
         headroom = n * (4 + -(-64 // n)) + (5 * lanes - 1) * -(-136 // n)
         c = {
@@ -310,7 +318,6 @@ class Switch:
         return c
 
     async def start(self, **overrides):
-        cocotb.start_soon(Clock(self.dut.clock, 2, units="ns").start())
         cfg = self.config()
         for k, v in overrides.items():
             if k.startswith("band$*$"):
@@ -318,22 +325,13 @@ class Switch:
                     cfg[k.replace("*", str(b))] = v
             else:
                 cfg[k] = v
-        for k, v in cfg.items():
-            self.port(k).value = v
         for k in range(self.ports):
-            self.port(f"rx${k}$valid").value = 0
-            self.port(f"tx${k}$ready").value = 1
-        self.dut.reset.value = 1
-        for _ in range(4):
-            await RisingEdge(self.dut.clock)
-        self.dut.reset.value = 0
-        await RisingEdge(self.dut.clock)
+            cfg[f"rx${k}$valid"] = 0
+            cfg[f"tx${k}$ready"] = 1
+        await self._start_and_reset(cfg)
+        await self.cycles(1)
         for k in range(self.ports):
             cocotb.start_soon(self._monitor_tx(k))
-
-    async def cycles(self, n):
-        for _ in range(n):
-            await RisingEdge(self.dut.clock)
 
     async def _monitor_tx(self, k):
         await collect_frames(self.dut.clock, self.port, f"tx${k}", self.tx_frames[k])
