@@ -12301,17 +12301,34 @@ module nic_ndp_n128$pkt$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,c
     reg  [7:0] cnt$d;
     wire  [7:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [23:0] bypass_data$d;
-    wire  [23:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  [7:0] ram_cnt$d;
+    wire  [7:0] ram_cnt$q;
+    reg  ram_cnt$clock;
+    reg  [23:0] h0$d;
+    wire  [23:0] h0$q;
+    reg  h0$clock;
+    reg  [23:0] h1$d;
+    wire  [23:0] h1$q;
+    reg  h1$clock;
+    reg  v0$d;
+    wire  v0$q;
+    reg  v0$clock;
+    reg  v1$d;
+    wire  v1$q;
+    reg  v1$clock;
+    reg  rd_v$d;
+    wire  rd_v$q;
+    reg  rd_v$clock;
     
     // Local signals
-    reg  [6:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  ram_empty;
+    reg  a1;
+    reg  a2;
+    reg  direct;
+    reg  to_ram;
+    reg  issue;
     
     // Sub module instances
     nic_ndp_n128$pkt$cls_ret$0$store store(
@@ -12338,15 +12355,35 @@ module nic_ndp_n128$pkt$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,c
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    nic_ndp_n128$pkt$cls_ret$0$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    nic_ndp_n128$pkt$cls_ret$0$ram_cnt ram_cnt(
+        .d(ram_cnt$d),
+        .q(ram_cnt$q),
+        .clock(ram_cnt$clock)
     );
-    nic_ndp_n128$pkt$cls_ret$0$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    nic_ndp_n128$pkt$cls_ret$0$h0 h0(
+        .d(h0$d),
+        .q(h0$q),
+        .clock(h0$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$0$h1 h1(
+        .d(h1$d),
+        .q(h1$q),
+        .clock(h1$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$0$v0 v0(
+        .d(v0$d),
+        .q(v0$q),
+        .clock(v0$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$0$v1 v1(
+        .d(v1$d),
+        .q(v1$q),
+        .clock(v1$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$0$rd_v rd_v(
+        .d(rd_v$d),
+        .q(rd_v$q),
+        .clock(rd_v$clock)
     );
     
     // Update code
@@ -12354,28 +12391,72 @@ module nic_ndp_n128$pkt$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,c
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
+        ram_cnt$clock = clock;
+        h0$clock = clock;
+        h1$clock = clock;
+        v0$clock = clock;
+        v1$clock = clock;
+        rd_v$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
+        ram_cnt$d = ram_cnt$q;
+        h0$d = h0$q;
+        h1$d = h1$q;
+        v0$d = v0$q;
+        v1$d = v1$q;
+        rd_v$d = rd_v$q;
         store$read_clock = clock;
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & v0$q;
+        ram_empty = ram_cnt$q == zero_c;
+        a2 = (v1$q | rd_v$q) & ~pop_ok;
+        a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
+        direct = push_ok & ram_empty & ~a2;
+        to_ram = push_ok & ~direct;
+        issue = ~ram_empty & ~a2;
+        if (~pop_ok) begin
+            if (~v0$q) begin
+                h0$d = push_data;
+            end
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
+        else if (v1$q) begin
+            h0$d = h1$q;
+        end
+        else if (rd_v$q) begin
+            h0$d = store$read_data;
+        end
+        else begin
+            h0$d = push_data;
+        end
+        if (~pop_ok & v1$q) begin
+            h1$d = h1$q;
+        end
+        else if (~pop_ok & rd_v$q) begin
+            h1$d = store$read_data;
+        end
+        else begin
+            h1$d = push_data;
+        end
+        v0$d = a1 | direct;
+        v1$d = a2 | (a1 & direct);
+        rd_v$d = issue;
+        store$read_address = rp$q;
+        if (issue) begin
+            rp$d = rp$q + one_a;
+        end
         store$write_address = wp$q;
         store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
+        store$write_enable = to_ram;
+        if (to_ram) begin
             wp$d = wp$q + one_a;
+        end
+        if (to_ram & ~issue) begin
+            ram_cnt$d = ram_cnt$q + one_c;
+        end
+        if (issue & ~to_ram) begin
+            ram_cnt$d = ram_cnt$q - one_c;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -12383,63 +12464,21 @@ module nic_ndp_n128$pkt$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,c
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h0$q;
+        nonempty = v0$q;
         count = cnt$q;
         if (reset) begin
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
+            ram_cnt$d = zero_c;
+            v0$d = 1'b0;
+            v1$d = 1'b0;
+            rd_v$d = 1'b0;
         end
     end
     
 endmodule // nic_ndp_n128$pkt$cls_ret$0
-
-
-module nic_ndp_n128$pkt$cls_ret$0$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$cls_ret$0$bypass_data
-
-
-module nic_ndp_n128$pkt$cls_ret$0$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$cls_ret$0$bypass_valid
 
 
 module nic_ndp_n128$pkt$cls_ret$0$cnt(d,q,clock);
@@ -12459,6 +12498,82 @@ module nic_ndp_n128$pkt$cls_ret$0$cnt(d,q,clock);
     end
           
 endmodule // nic_ndp_n128$pkt$cls_ret$0$cnt
+
+
+module nic_ndp_n128$pkt$cls_ret$0$h0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$0$h0
+
+
+module nic_ndp_n128$pkt$cls_ret$0$h1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$0$h1
+
+
+module nic_ndp_n128$pkt$cls_ret$0$ram_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$0$ram_cnt
+
+
+module nic_ndp_n128$pkt$cls_ret$0$rd_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$0$rd_v
 
 
 module nic_ndp_n128$pkt$cls_ret$0$rp(d,q,clock);
@@ -12507,6 +12622,44 @@ module nic_ndp_n128$pkt$cls_ret$0$store(read_address,read_clock,read_data,write_
     end
                 
 endmodule // nic_ndp_n128$pkt$cls_ret$0$store
+
+
+module nic_ndp_n128$pkt$cls_ret$0$v0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$0$v0
+
+
+module nic_ndp_n128$pkt$cls_ret$0$v1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$0$v1
 
 
 module nic_ndp_n128$pkt$cls_ret$0$wp(d,q,clock);
@@ -12564,17 +12717,34 @@ module nic_ndp_n128$pkt$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,c
     reg  [7:0] cnt$d;
     wire  [7:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [23:0] bypass_data$d;
-    wire  [23:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  [7:0] ram_cnt$d;
+    wire  [7:0] ram_cnt$q;
+    reg  ram_cnt$clock;
+    reg  [23:0] h0$d;
+    wire  [23:0] h0$q;
+    reg  h0$clock;
+    reg  [23:0] h1$d;
+    wire  [23:0] h1$q;
+    reg  h1$clock;
+    reg  v0$d;
+    wire  v0$q;
+    reg  v0$clock;
+    reg  v1$d;
+    wire  v1$q;
+    reg  v1$clock;
+    reg  rd_v$d;
+    wire  rd_v$q;
+    reg  rd_v$clock;
     
     // Local signals
-    reg  [6:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  ram_empty;
+    reg  a1;
+    reg  a2;
+    reg  direct;
+    reg  to_ram;
+    reg  issue;
     
     // Sub module instances
     nic_ndp_n128$pkt$cls_ret$1$store store(
@@ -12601,15 +12771,35 @@ module nic_ndp_n128$pkt$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,c
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    nic_ndp_n128$pkt$cls_ret$1$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    nic_ndp_n128$pkt$cls_ret$1$ram_cnt ram_cnt(
+        .d(ram_cnt$d),
+        .q(ram_cnt$q),
+        .clock(ram_cnt$clock)
     );
-    nic_ndp_n128$pkt$cls_ret$1$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    nic_ndp_n128$pkt$cls_ret$1$h0 h0(
+        .d(h0$d),
+        .q(h0$q),
+        .clock(h0$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$1$h1 h1(
+        .d(h1$d),
+        .q(h1$q),
+        .clock(h1$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$1$v0 v0(
+        .d(v0$d),
+        .q(v0$q),
+        .clock(v0$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$1$v1 v1(
+        .d(v1$d),
+        .q(v1$q),
+        .clock(v1$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$1$rd_v rd_v(
+        .d(rd_v$d),
+        .q(rd_v$q),
+        .clock(rd_v$clock)
     );
     
     // Update code
@@ -12617,28 +12807,72 @@ module nic_ndp_n128$pkt$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,c
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
+        ram_cnt$clock = clock;
+        h0$clock = clock;
+        h1$clock = clock;
+        v0$clock = clock;
+        v1$clock = clock;
+        rd_v$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
+        ram_cnt$d = ram_cnt$q;
+        h0$d = h0$q;
+        h1$d = h1$q;
+        v0$d = v0$q;
+        v1$d = v1$q;
+        rd_v$d = rd_v$q;
         store$read_clock = clock;
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & v0$q;
+        ram_empty = ram_cnt$q == zero_c;
+        a2 = (v1$q | rd_v$q) & ~pop_ok;
+        a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
+        direct = push_ok & ram_empty & ~a2;
+        to_ram = push_ok & ~direct;
+        issue = ~ram_empty & ~a2;
+        if (~pop_ok) begin
+            if (~v0$q) begin
+                h0$d = push_data;
+            end
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
+        else if (v1$q) begin
+            h0$d = h1$q;
+        end
+        else if (rd_v$q) begin
+            h0$d = store$read_data;
+        end
+        else begin
+            h0$d = push_data;
+        end
+        if (~pop_ok & v1$q) begin
+            h1$d = h1$q;
+        end
+        else if (~pop_ok & rd_v$q) begin
+            h1$d = store$read_data;
+        end
+        else begin
+            h1$d = push_data;
+        end
+        v0$d = a1 | direct;
+        v1$d = a2 | (a1 & direct);
+        rd_v$d = issue;
+        store$read_address = rp$q;
+        if (issue) begin
+            rp$d = rp$q + one_a;
+        end
         store$write_address = wp$q;
         store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
+        store$write_enable = to_ram;
+        if (to_ram) begin
             wp$d = wp$q + one_a;
+        end
+        if (to_ram & ~issue) begin
+            ram_cnt$d = ram_cnt$q + one_c;
+        end
+        if (issue & ~to_ram) begin
+            ram_cnt$d = ram_cnt$q - one_c;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -12646,63 +12880,21 @@ module nic_ndp_n128$pkt$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,c
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h0$q;
+        nonempty = v0$q;
         count = cnt$q;
         if (reset) begin
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
+            ram_cnt$d = zero_c;
+            v0$d = 1'b0;
+            v1$d = 1'b0;
+            rd_v$d = 1'b0;
         end
     end
     
 endmodule // nic_ndp_n128$pkt$cls_ret$1
-
-
-module nic_ndp_n128$pkt$cls_ret$1$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$cls_ret$1$bypass_data
-
-
-module nic_ndp_n128$pkt$cls_ret$1$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$cls_ret$1$bypass_valid
 
 
 module nic_ndp_n128$pkt$cls_ret$1$cnt(d,q,clock);
@@ -12722,6 +12914,82 @@ module nic_ndp_n128$pkt$cls_ret$1$cnt(d,q,clock);
     end
           
 endmodule // nic_ndp_n128$pkt$cls_ret$1$cnt
+
+
+module nic_ndp_n128$pkt$cls_ret$1$h0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$1$h0
+
+
+module nic_ndp_n128$pkt$cls_ret$1$h1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$1$h1
+
+
+module nic_ndp_n128$pkt$cls_ret$1$ram_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$1$ram_cnt
+
+
+module nic_ndp_n128$pkt$cls_ret$1$rd_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$1$rd_v
 
 
 module nic_ndp_n128$pkt$cls_ret$1$rp(d,q,clock);
@@ -12770,6 +13038,44 @@ module nic_ndp_n128$pkt$cls_ret$1$store(read_address,read_clock,read_data,write_
     end
                 
 endmodule // nic_ndp_n128$pkt$cls_ret$1$store
+
+
+module nic_ndp_n128$pkt$cls_ret$1$v0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$1$v0
+
+
+module nic_ndp_n128$pkt$cls_ret$1$v1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$1$v1
 
 
 module nic_ndp_n128$pkt$cls_ret$1$wp(d,q,clock);
@@ -12827,17 +13133,34 @@ module nic_ndp_n128$pkt$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,c
     reg  [7:0] cnt$d;
     wire  [7:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [23:0] bypass_data$d;
-    wire  [23:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  [7:0] ram_cnt$d;
+    wire  [7:0] ram_cnt$q;
+    reg  ram_cnt$clock;
+    reg  [23:0] h0$d;
+    wire  [23:0] h0$q;
+    reg  h0$clock;
+    reg  [23:0] h1$d;
+    wire  [23:0] h1$q;
+    reg  h1$clock;
+    reg  v0$d;
+    wire  v0$q;
+    reg  v0$clock;
+    reg  v1$d;
+    wire  v1$q;
+    reg  v1$clock;
+    reg  rd_v$d;
+    wire  rd_v$q;
+    reg  rd_v$clock;
     
     // Local signals
-    reg  [6:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  ram_empty;
+    reg  a1;
+    reg  a2;
+    reg  direct;
+    reg  to_ram;
+    reg  issue;
     
     // Sub module instances
     nic_ndp_n128$pkt$cls_ret$2$store store(
@@ -12864,15 +13187,35 @@ module nic_ndp_n128$pkt$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,c
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    nic_ndp_n128$pkt$cls_ret$2$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    nic_ndp_n128$pkt$cls_ret$2$ram_cnt ram_cnt(
+        .d(ram_cnt$d),
+        .q(ram_cnt$q),
+        .clock(ram_cnt$clock)
     );
-    nic_ndp_n128$pkt$cls_ret$2$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    nic_ndp_n128$pkt$cls_ret$2$h0 h0(
+        .d(h0$d),
+        .q(h0$q),
+        .clock(h0$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$2$h1 h1(
+        .d(h1$d),
+        .q(h1$q),
+        .clock(h1$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$2$v0 v0(
+        .d(v0$d),
+        .q(v0$q),
+        .clock(v0$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$2$v1 v1(
+        .d(v1$d),
+        .q(v1$q),
+        .clock(v1$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$2$rd_v rd_v(
+        .d(rd_v$d),
+        .q(rd_v$q),
+        .clock(rd_v$clock)
     );
     
     // Update code
@@ -12880,28 +13223,72 @@ module nic_ndp_n128$pkt$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,c
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
+        ram_cnt$clock = clock;
+        h0$clock = clock;
+        h1$clock = clock;
+        v0$clock = clock;
+        v1$clock = clock;
+        rd_v$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
+        ram_cnt$d = ram_cnt$q;
+        h0$d = h0$q;
+        h1$d = h1$q;
+        v0$d = v0$q;
+        v1$d = v1$q;
+        rd_v$d = rd_v$q;
         store$read_clock = clock;
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & v0$q;
+        ram_empty = ram_cnt$q == zero_c;
+        a2 = (v1$q | rd_v$q) & ~pop_ok;
+        a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
+        direct = push_ok & ram_empty & ~a2;
+        to_ram = push_ok & ~direct;
+        issue = ~ram_empty & ~a2;
+        if (~pop_ok) begin
+            if (~v0$q) begin
+                h0$d = push_data;
+            end
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
+        else if (v1$q) begin
+            h0$d = h1$q;
+        end
+        else if (rd_v$q) begin
+            h0$d = store$read_data;
+        end
+        else begin
+            h0$d = push_data;
+        end
+        if (~pop_ok & v1$q) begin
+            h1$d = h1$q;
+        end
+        else if (~pop_ok & rd_v$q) begin
+            h1$d = store$read_data;
+        end
+        else begin
+            h1$d = push_data;
+        end
+        v0$d = a1 | direct;
+        v1$d = a2 | (a1 & direct);
+        rd_v$d = issue;
+        store$read_address = rp$q;
+        if (issue) begin
+            rp$d = rp$q + one_a;
+        end
         store$write_address = wp$q;
         store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
+        store$write_enable = to_ram;
+        if (to_ram) begin
             wp$d = wp$q + one_a;
+        end
+        if (to_ram & ~issue) begin
+            ram_cnt$d = ram_cnt$q + one_c;
+        end
+        if (issue & ~to_ram) begin
+            ram_cnt$d = ram_cnt$q - one_c;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -12909,63 +13296,21 @@ module nic_ndp_n128$pkt$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,c
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h0$q;
+        nonempty = v0$q;
         count = cnt$q;
         if (reset) begin
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
+            ram_cnt$d = zero_c;
+            v0$d = 1'b0;
+            v1$d = 1'b0;
+            rd_v$d = 1'b0;
         end
     end
     
 endmodule // nic_ndp_n128$pkt$cls_ret$2
-
-
-module nic_ndp_n128$pkt$cls_ret$2$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$cls_ret$2$bypass_data
-
-
-module nic_ndp_n128$pkt$cls_ret$2$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$cls_ret$2$bypass_valid
 
 
 module nic_ndp_n128$pkt$cls_ret$2$cnt(d,q,clock);
@@ -12985,6 +13330,82 @@ module nic_ndp_n128$pkt$cls_ret$2$cnt(d,q,clock);
     end
           
 endmodule // nic_ndp_n128$pkt$cls_ret$2$cnt
+
+
+module nic_ndp_n128$pkt$cls_ret$2$h0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$2$h0
+
+
+module nic_ndp_n128$pkt$cls_ret$2$h1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$2$h1
+
+
+module nic_ndp_n128$pkt$cls_ret$2$ram_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$2$ram_cnt
+
+
+module nic_ndp_n128$pkt$cls_ret$2$rd_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$2$rd_v
 
 
 module nic_ndp_n128$pkt$cls_ret$2$rp(d,q,clock);
@@ -13033,6 +13454,44 @@ module nic_ndp_n128$pkt$cls_ret$2$store(read_address,read_clock,read_data,write_
     end
                 
 endmodule // nic_ndp_n128$pkt$cls_ret$2$store
+
+
+module nic_ndp_n128$pkt$cls_ret$2$v0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$2$v0
+
+
+module nic_ndp_n128$pkt$cls_ret$2$v1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$2$v1
 
 
 module nic_ndp_n128$pkt$cls_ret$2$wp(d,q,clock);
@@ -13090,17 +13549,34 @@ module nic_ndp_n128$pkt$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,c
     reg  [7:0] cnt$d;
     wire  [7:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [23:0] bypass_data$d;
-    wire  [23:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  [7:0] ram_cnt$d;
+    wire  [7:0] ram_cnt$q;
+    reg  ram_cnt$clock;
+    reg  [23:0] h0$d;
+    wire  [23:0] h0$q;
+    reg  h0$clock;
+    reg  [23:0] h1$d;
+    wire  [23:0] h1$q;
+    reg  h1$clock;
+    reg  v0$d;
+    wire  v0$q;
+    reg  v0$clock;
+    reg  v1$d;
+    wire  v1$q;
+    reg  v1$clock;
+    reg  rd_v$d;
+    wire  rd_v$q;
+    reg  rd_v$clock;
     
     // Local signals
-    reg  [6:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  ram_empty;
+    reg  a1;
+    reg  a2;
+    reg  direct;
+    reg  to_ram;
+    reg  issue;
     
     // Sub module instances
     nic_ndp_n128$pkt$cls_ret$3$store store(
@@ -13127,15 +13603,35 @@ module nic_ndp_n128$pkt$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,c
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    nic_ndp_n128$pkt$cls_ret$3$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    nic_ndp_n128$pkt$cls_ret$3$ram_cnt ram_cnt(
+        .d(ram_cnt$d),
+        .q(ram_cnt$q),
+        .clock(ram_cnt$clock)
     );
-    nic_ndp_n128$pkt$cls_ret$3$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    nic_ndp_n128$pkt$cls_ret$3$h0 h0(
+        .d(h0$d),
+        .q(h0$q),
+        .clock(h0$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$3$h1 h1(
+        .d(h1$d),
+        .q(h1$q),
+        .clock(h1$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$3$v0 v0(
+        .d(v0$d),
+        .q(v0$q),
+        .clock(v0$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$3$v1 v1(
+        .d(v1$d),
+        .q(v1$q),
+        .clock(v1$clock)
+    );
+    nic_ndp_n128$pkt$cls_ret$3$rd_v rd_v(
+        .d(rd_v$d),
+        .q(rd_v$q),
+        .clock(rd_v$clock)
     );
     
     // Update code
@@ -13143,28 +13639,72 @@ module nic_ndp_n128$pkt$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,c
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
+        ram_cnt$clock = clock;
+        h0$clock = clock;
+        h1$clock = clock;
+        v0$clock = clock;
+        v1$clock = clock;
+        rd_v$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
+        ram_cnt$d = ram_cnt$q;
+        h0$d = h0$q;
+        h1$d = h1$q;
+        v0$d = v0$q;
+        v1$d = v1$q;
+        rd_v$d = rd_v$q;
         store$read_clock = clock;
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & v0$q;
+        ram_empty = ram_cnt$q == zero_c;
+        a2 = (v1$q | rd_v$q) & ~pop_ok;
+        a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
+        direct = push_ok & ram_empty & ~a2;
+        to_ram = push_ok & ~direct;
+        issue = ~ram_empty & ~a2;
+        if (~pop_ok) begin
+            if (~v0$q) begin
+                h0$d = push_data;
+            end
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
+        else if (v1$q) begin
+            h0$d = h1$q;
+        end
+        else if (rd_v$q) begin
+            h0$d = store$read_data;
+        end
+        else begin
+            h0$d = push_data;
+        end
+        if (~pop_ok & v1$q) begin
+            h1$d = h1$q;
+        end
+        else if (~pop_ok & rd_v$q) begin
+            h1$d = store$read_data;
+        end
+        else begin
+            h1$d = push_data;
+        end
+        v0$d = a1 | direct;
+        v1$d = a2 | (a1 & direct);
+        rd_v$d = issue;
+        store$read_address = rp$q;
+        if (issue) begin
+            rp$d = rp$q + one_a;
+        end
         store$write_address = wp$q;
         store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
+        store$write_enable = to_ram;
+        if (to_ram) begin
             wp$d = wp$q + one_a;
+        end
+        if (to_ram & ~issue) begin
+            ram_cnt$d = ram_cnt$q + one_c;
+        end
+        if (issue & ~to_ram) begin
+            ram_cnt$d = ram_cnt$q - one_c;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -13172,63 +13712,21 @@ module nic_ndp_n128$pkt$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,c
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h0$q;
+        nonempty = v0$q;
         count = cnt$q;
         if (reset) begin
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
+            ram_cnt$d = zero_c;
+            v0$d = 1'b0;
+            v1$d = 1'b0;
+            rd_v$d = 1'b0;
         end
     end
     
 endmodule // nic_ndp_n128$pkt$cls_ret$3
-
-
-module nic_ndp_n128$pkt$cls_ret$3$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$cls_ret$3$bypass_data
-
-
-module nic_ndp_n128$pkt$cls_ret$3$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$cls_ret$3$bypass_valid
 
 
 module nic_ndp_n128$pkt$cls_ret$3$cnt(d,q,clock);
@@ -13248,6 +13746,82 @@ module nic_ndp_n128$pkt$cls_ret$3$cnt(d,q,clock);
     end
           
 endmodule // nic_ndp_n128$pkt$cls_ret$3$cnt
+
+
+module nic_ndp_n128$pkt$cls_ret$3$h0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$3$h0
+
+
+module nic_ndp_n128$pkt$cls_ret$3$h1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$3$h1
+
+
+module nic_ndp_n128$pkt$cls_ret$3$ram_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$3$ram_cnt
+
+
+module nic_ndp_n128$pkt$cls_ret$3$rd_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$3$rd_v
 
 
 module nic_ndp_n128$pkt$cls_ret$3$rp(d,q,clock);
@@ -13296,6 +13870,44 @@ module nic_ndp_n128$pkt$cls_ret$3$store(read_address,read_clock,read_data,write_
     end
                 
 endmodule // nic_ndp_n128$pkt$cls_ret$3$store
+
+
+module nic_ndp_n128$pkt$cls_ret$3$v0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$3$v0
+
+
+module nic_ndp_n128$pkt$cls_ret$3$v1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$cls_ret$3$v1
 
 
 module nic_ndp_n128$pkt$cls_ret$3$wp(d,q,clock);
@@ -14015,17 +14627,34 @@ module nic_ndp_n128$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
     reg  [7:0] cnt$d;
     wire  [7:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [79:0] bypass_data$d;
-    wire  [79:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  [7:0] ram_cnt$d;
+    wire  [7:0] ram_cnt$q;
+    reg  ram_cnt$clock;
+    reg  [79:0] h0$d;
+    wire  [79:0] h0$q;
+    reg  h0$clock;
+    reg  [79:0] h1$d;
+    wire  [79:0] h1$q;
+    reg  h1$clock;
+    reg  v0$d;
+    wire  v0$q;
+    reg  v0$clock;
+    reg  v1$d;
+    wire  v1$q;
+    reg  v1$clock;
+    reg  rd_v$d;
+    wire  rd_v$q;
+    reg  rd_v$clock;
     
     // Local signals
-    reg  [6:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  ram_empty;
+    reg  a1;
+    reg  a2;
+    reg  direct;
+    reg  to_ram;
+    reg  issue;
     
     // Sub module instances
     nic_ndp_n128$pkt$id_ret$store store(
@@ -14052,15 +14681,35 @@ module nic_ndp_n128$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    nic_ndp_n128$pkt$id_ret$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    nic_ndp_n128$pkt$id_ret$ram_cnt ram_cnt(
+        .d(ram_cnt$d),
+        .q(ram_cnt$q),
+        .clock(ram_cnt$clock)
     );
-    nic_ndp_n128$pkt$id_ret$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    nic_ndp_n128$pkt$id_ret$h0 h0(
+        .d(h0$d),
+        .q(h0$q),
+        .clock(h0$clock)
+    );
+    nic_ndp_n128$pkt$id_ret$h1 h1(
+        .d(h1$d),
+        .q(h1$q),
+        .clock(h1$clock)
+    );
+    nic_ndp_n128$pkt$id_ret$v0 v0(
+        .d(v0$d),
+        .q(v0$q),
+        .clock(v0$clock)
+    );
+    nic_ndp_n128$pkt$id_ret$v1 v1(
+        .d(v1$d),
+        .q(v1$q),
+        .clock(v1$clock)
+    );
+    nic_ndp_n128$pkt$id_ret$rd_v rd_v(
+        .d(rd_v$d),
+        .q(rd_v$q),
+        .clock(rd_v$clock)
     );
     
     // Update code
@@ -14068,28 +14717,72 @@ module nic_ndp_n128$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
+        ram_cnt$clock = clock;
+        h0$clock = clock;
+        h1$clock = clock;
+        v0$clock = clock;
+        v1$clock = clock;
+        rd_v$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
+        ram_cnt$d = ram_cnt$q;
+        h0$d = h0$q;
+        h1$d = h1$q;
+        v0$d = v0$q;
+        v1$d = v1$q;
+        rd_v$d = rd_v$q;
         store$read_clock = clock;
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & v0$q;
+        ram_empty = ram_cnt$q == zero_c;
+        a2 = (v1$q | rd_v$q) & ~pop_ok;
+        a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
+        direct = push_ok & ram_empty & ~a2;
+        to_ram = push_ok & ~direct;
+        issue = ~ram_empty & ~a2;
+        if (~pop_ok) begin
+            if (~v0$q) begin
+                h0$d = push_data;
+            end
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
+        else if (v1$q) begin
+            h0$d = h1$q;
+        end
+        else if (rd_v$q) begin
+            h0$d = store$read_data;
+        end
+        else begin
+            h0$d = push_data;
+        end
+        if (~pop_ok & v1$q) begin
+            h1$d = h1$q;
+        end
+        else if (~pop_ok & rd_v$q) begin
+            h1$d = store$read_data;
+        end
+        else begin
+            h1$d = push_data;
+        end
+        v0$d = a1 | direct;
+        v1$d = a2 | (a1 & direct);
+        rd_v$d = issue;
+        store$read_address = rp$q;
+        if (issue) begin
+            rp$d = rp$q + one_a;
+        end
         store$write_address = wp$q;
         store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
+        store$write_enable = to_ram;
+        if (to_ram) begin
             wp$d = wp$q + one_a;
+        end
+        if (to_ram & ~issue) begin
+            ram_cnt$d = ram_cnt$q + one_c;
+        end
+        if (issue & ~to_ram) begin
+            ram_cnt$d = ram_cnt$q - one_c;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -14097,63 +14790,21 @@ module nic_ndp_n128$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h0$q;
+        nonempty = v0$q;
         count = cnt$q;
         if (reset) begin
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
+            ram_cnt$d = zero_c;
+            v0$d = 1'b0;
+            v1$d = 1'b0;
+            rd_v$d = 1'b0;
         end
     end
     
 endmodule // nic_ndp_n128$pkt$id_ret
-
-
-module nic_ndp_n128$pkt$id_ret$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [79:0] d;
-    output reg  [79:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 80'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$id_ret$bypass_data
-
-
-module nic_ndp_n128$pkt$id_ret$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$id_ret$bypass_valid
 
 
 module nic_ndp_n128$pkt$id_ret$cnt(d,q,clock);
@@ -14173,6 +14824,82 @@ module nic_ndp_n128$pkt$id_ret$cnt(d,q,clock);
     end
           
 endmodule // nic_ndp_n128$pkt$id_ret$cnt
+
+
+module nic_ndp_n128$pkt$id_ret$h0(d,q,clock);
+    
+    // Module arguments
+    input wire  [79:0] d;
+    output reg  [79:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 80'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$id_ret$h0
+
+
+module nic_ndp_n128$pkt$id_ret$h1(d,q,clock);
+    
+    // Module arguments
+    input wire  [79:0] d;
+    output reg  [79:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 80'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$id_ret$h1
+
+
+module nic_ndp_n128$pkt$id_ret$ram_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$id_ret$ram_cnt
+
+
+module nic_ndp_n128$pkt$id_ret$rd_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$id_ret$rd_v
 
 
 module nic_ndp_n128$pkt$id_ret$rp(d,q,clock);
@@ -14221,6 +14948,44 @@ module nic_ndp_n128$pkt$id_ret$store(read_address,read_clock,read_data,write_add
     end
                 
 endmodule // nic_ndp_n128$pkt$id_ret$store
+
+
+module nic_ndp_n128$pkt$id_ret$v0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$id_ret$v0
+
+
+module nic_ndp_n128$pkt$id_ret$v1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$id_ret$v1
 
 
 module nic_ndp_n128$pkt$id_ret$wp(d,q,clock);
@@ -15729,17 +16494,34 @@ module nic_ndp_n128$pkt$sendq(clock,reset,push,push_data,pop,head,nonempty,count
     reg  [7:0] cnt$d;
     wire  [7:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [6:0] bypass_data$d;
-    wire  [6:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  [7:0] ram_cnt$d;
+    wire  [7:0] ram_cnt$q;
+    reg  ram_cnt$clock;
+    reg  [6:0] h0$d;
+    wire  [6:0] h0$q;
+    reg  h0$clock;
+    reg  [6:0] h1$d;
+    wire  [6:0] h1$q;
+    reg  h1$clock;
+    reg  v0$d;
+    wire  v0$q;
+    reg  v0$clock;
+    reg  v1$d;
+    wire  v1$q;
+    reg  v1$clock;
+    reg  rd_v$d;
+    wire  rd_v$q;
+    reg  rd_v$clock;
     
     // Local signals
-    reg  [6:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  ram_empty;
+    reg  a1;
+    reg  a2;
+    reg  direct;
+    reg  to_ram;
+    reg  issue;
     
     // Sub module instances
     nic_ndp_n128$pkt$sendq$store store(
@@ -15766,15 +16548,35 @@ module nic_ndp_n128$pkt$sendq(clock,reset,push,push_data,pop,head,nonempty,count
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    nic_ndp_n128$pkt$sendq$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    nic_ndp_n128$pkt$sendq$ram_cnt ram_cnt(
+        .d(ram_cnt$d),
+        .q(ram_cnt$q),
+        .clock(ram_cnt$clock)
     );
-    nic_ndp_n128$pkt$sendq$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    nic_ndp_n128$pkt$sendq$h0 h0(
+        .d(h0$d),
+        .q(h0$q),
+        .clock(h0$clock)
+    );
+    nic_ndp_n128$pkt$sendq$h1 h1(
+        .d(h1$d),
+        .q(h1$q),
+        .clock(h1$clock)
+    );
+    nic_ndp_n128$pkt$sendq$v0 v0(
+        .d(v0$d),
+        .q(v0$q),
+        .clock(v0$clock)
+    );
+    nic_ndp_n128$pkt$sendq$v1 v1(
+        .d(v1$d),
+        .q(v1$q),
+        .clock(v1$clock)
+    );
+    nic_ndp_n128$pkt$sendq$rd_v rd_v(
+        .d(rd_v$d),
+        .q(rd_v$q),
+        .clock(rd_v$clock)
     );
     
     // Update code
@@ -15782,28 +16584,72 @@ module nic_ndp_n128$pkt$sendq(clock,reset,push,push_data,pop,head,nonempty,count
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
+        ram_cnt$clock = clock;
+        h0$clock = clock;
+        h1$clock = clock;
+        v0$clock = clock;
+        v1$clock = clock;
+        rd_v$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
+        ram_cnt$d = ram_cnt$q;
+        h0$d = h0$q;
+        h1$d = h1$q;
+        v0$d = v0$q;
+        v1$d = v1$q;
+        rd_v$d = rd_v$q;
         store$read_clock = clock;
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & v0$q;
+        ram_empty = ram_cnt$q == zero_c;
+        a2 = (v1$q | rd_v$q) & ~pop_ok;
+        a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
+        direct = push_ok & ram_empty & ~a2;
+        to_ram = push_ok & ~direct;
+        issue = ~ram_empty & ~a2;
+        if (~pop_ok) begin
+            if (~v0$q) begin
+                h0$d = push_data;
+            end
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
+        else if (v1$q) begin
+            h0$d = h1$q;
+        end
+        else if (rd_v$q) begin
+            h0$d = store$read_data;
+        end
+        else begin
+            h0$d = push_data;
+        end
+        if (~pop_ok & v1$q) begin
+            h1$d = h1$q;
+        end
+        else if (~pop_ok & rd_v$q) begin
+            h1$d = store$read_data;
+        end
+        else begin
+            h1$d = push_data;
+        end
+        v0$d = a1 | direct;
+        v1$d = a2 | (a1 & direct);
+        rd_v$d = issue;
+        store$read_address = rp$q;
+        if (issue) begin
+            rp$d = rp$q + one_a;
+        end
         store$write_address = wp$q;
         store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
+        store$write_enable = to_ram;
+        if (to_ram) begin
             wp$d = wp$q + one_a;
+        end
+        if (to_ram & ~issue) begin
+            ram_cnt$d = ram_cnt$q + one_c;
+        end
+        if (issue & ~to_ram) begin
+            ram_cnt$d = ram_cnt$q - one_c;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -15811,63 +16657,21 @@ module nic_ndp_n128$pkt$sendq(clock,reset,push,push_data,pop,head,nonempty,count
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h0$q;
+        nonempty = v0$q;
         count = cnt$q;
         if (reset) begin
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
+            ram_cnt$d = zero_c;
+            v0$d = 1'b0;
+            v1$d = 1'b0;
+            rd_v$d = 1'b0;
         end
     end
     
 endmodule // nic_ndp_n128$pkt$sendq
-
-
-module nic_ndp_n128$pkt$sendq$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$sendq$bypass_data
-
-
-module nic_ndp_n128$pkt$sendq$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$sendq$bypass_valid
 
 
 module nic_ndp_n128$pkt$sendq$cnt(d,q,clock);
@@ -15887,6 +16691,82 @@ module nic_ndp_n128$pkt$sendq$cnt(d,q,clock);
     end
           
 endmodule // nic_ndp_n128$pkt$sendq$cnt
+
+
+module nic_ndp_n128$pkt$sendq$h0(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$sendq$h0
+
+
+module nic_ndp_n128$pkt$sendq$h1(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$sendq$h1
+
+
+module nic_ndp_n128$pkt$sendq$ram_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$sendq$ram_cnt
+
+
+module nic_ndp_n128$pkt$sendq$rd_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$sendq$rd_v
 
 
 module nic_ndp_n128$pkt$sendq$rp(d,q,clock);
@@ -15935,6 +16815,44 @@ module nic_ndp_n128$pkt$sendq$store(read_address,read_clock,read_data,write_addr
     end
                 
 endmodule // nic_ndp_n128$pkt$sendq$store
+
+
+module nic_ndp_n128$pkt$sendq$v0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$sendq$v0
+
+
+module nic_ndp_n128$pkt$sendq$v1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$sendq$v1
 
 
 module nic_ndp_n128$pkt$sendq$wp(d,q,clock);

@@ -3534,17 +3534,34 @@ module packetization_n16$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [23:0] bypass_data$d;
-    wire  [23:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  [4:0] ram_cnt$d;
+    wire  [4:0] ram_cnt$q;
+    reg  ram_cnt$clock;
+    reg  [23:0] h0$d;
+    wire  [23:0] h0$q;
+    reg  h0$clock;
+    reg  [23:0] h1$d;
+    wire  [23:0] h1$q;
+    reg  h1$clock;
+    reg  v0$d;
+    wire  v0$q;
+    reg  v0$clock;
+    reg  v1$d;
+    wire  v1$q;
+    reg  v1$clock;
+    reg  rd_v$d;
+    wire  rd_v$q;
+    reg  rd_v$clock;
     
     // Local signals
-    reg  [3:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  ram_empty;
+    reg  a1;
+    reg  a2;
+    reg  direct;
+    reg  to_ram;
+    reg  issue;
     
     // Sub module instances
     packetization_n16$cls_ret$0$store store(
@@ -3571,15 +3588,35 @@ module packetization_n16$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    packetization_n16$cls_ret$0$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    packetization_n16$cls_ret$0$ram_cnt ram_cnt(
+        .d(ram_cnt$d),
+        .q(ram_cnt$q),
+        .clock(ram_cnt$clock)
     );
-    packetization_n16$cls_ret$0$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    packetization_n16$cls_ret$0$h0 h0(
+        .d(h0$d),
+        .q(h0$q),
+        .clock(h0$clock)
+    );
+    packetization_n16$cls_ret$0$h1 h1(
+        .d(h1$d),
+        .q(h1$q),
+        .clock(h1$clock)
+    );
+    packetization_n16$cls_ret$0$v0 v0(
+        .d(v0$d),
+        .q(v0$q),
+        .clock(v0$clock)
+    );
+    packetization_n16$cls_ret$0$v1 v1(
+        .d(v1$d),
+        .q(v1$q),
+        .clock(v1$clock)
+    );
+    packetization_n16$cls_ret$0$rd_v rd_v(
+        .d(rd_v$d),
+        .q(rd_v$q),
+        .clock(rd_v$clock)
     );
     
     // Update code
@@ -3587,28 +3624,72 @@ module packetization_n16$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
+        ram_cnt$clock = clock;
+        h0$clock = clock;
+        h1$clock = clock;
+        v0$clock = clock;
+        v1$clock = clock;
+        rd_v$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
+        ram_cnt$d = ram_cnt$q;
+        h0$d = h0$q;
+        h1$d = h1$q;
+        v0$d = v0$q;
+        v1$d = v1$q;
+        rd_v$d = rd_v$q;
         store$read_clock = clock;
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & v0$q;
+        ram_empty = ram_cnt$q == zero_c;
+        a2 = (v1$q | rd_v$q) & ~pop_ok;
+        a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
+        direct = push_ok & ram_empty & ~a2;
+        to_ram = push_ok & ~direct;
+        issue = ~ram_empty & ~a2;
+        if (~pop_ok) begin
+            if (~v0$q) begin
+                h0$d = push_data;
+            end
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
+        else if (v1$q) begin
+            h0$d = h1$q;
+        end
+        else if (rd_v$q) begin
+            h0$d = store$read_data;
+        end
+        else begin
+            h0$d = push_data;
+        end
+        if (~pop_ok & v1$q) begin
+            h1$d = h1$q;
+        end
+        else if (~pop_ok & rd_v$q) begin
+            h1$d = store$read_data;
+        end
+        else begin
+            h1$d = push_data;
+        end
+        v0$d = a1 | direct;
+        v1$d = a2 | (a1 & direct);
+        rd_v$d = issue;
+        store$read_address = rp$q;
+        if (issue) begin
+            rp$d = rp$q + one_a;
+        end
         store$write_address = wp$q;
         store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
+        store$write_enable = to_ram;
+        if (to_ram) begin
             wp$d = wp$q + one_a;
+        end
+        if (to_ram & ~issue) begin
+            ram_cnt$d = ram_cnt$q + one_c;
+        end
+        if (issue & ~to_ram) begin
+            ram_cnt$d = ram_cnt$q - one_c;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -3616,63 +3697,21 @@ module packetization_n16$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h0$q;
+        nonempty = v0$q;
         count = cnt$q;
         if (reset) begin
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
+            ram_cnt$d = zero_c;
+            v0$d = 1'b0;
+            v1$d = 1'b0;
+            rd_v$d = 1'b0;
         end
     end
     
 endmodule // packetization_n16$cls_ret$0
-
-
-module packetization_n16$cls_ret$0$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$cls_ret$0$bypass_data
-
-
-module packetization_n16$cls_ret$0$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$cls_ret$0$bypass_valid
 
 
 module packetization_n16$cls_ret$0$cnt(d,q,clock);
@@ -3692,6 +3731,82 @@ module packetization_n16$cls_ret$0$cnt(d,q,clock);
     end
           
 endmodule // packetization_n16$cls_ret$0$cnt
+
+
+module packetization_n16$cls_ret$0$h0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$0$h0
+
+
+module packetization_n16$cls_ret$0$h1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$0$h1
+
+
+module packetization_n16$cls_ret$0$ram_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$0$ram_cnt
+
+
+module packetization_n16$cls_ret$0$rd_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$0$rd_v
 
 
 module packetization_n16$cls_ret$0$rp(d,q,clock);
@@ -3740,6 +3855,44 @@ module packetization_n16$cls_ret$0$store(read_address,read_clock,read_data,write
     end
                 
 endmodule // packetization_n16$cls_ret$0$store
+
+
+module packetization_n16$cls_ret$0$v0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$0$v0
+
+
+module packetization_n16$cls_ret$0$v1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$0$v1
 
 
 module packetization_n16$cls_ret$0$wp(d,q,clock);
@@ -3797,17 +3950,34 @@ module packetization_n16$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [23:0] bypass_data$d;
-    wire  [23:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  [4:0] ram_cnt$d;
+    wire  [4:0] ram_cnt$q;
+    reg  ram_cnt$clock;
+    reg  [23:0] h0$d;
+    wire  [23:0] h0$q;
+    reg  h0$clock;
+    reg  [23:0] h1$d;
+    wire  [23:0] h1$q;
+    reg  h1$clock;
+    reg  v0$d;
+    wire  v0$q;
+    reg  v0$clock;
+    reg  v1$d;
+    wire  v1$q;
+    reg  v1$clock;
+    reg  rd_v$d;
+    wire  rd_v$q;
+    reg  rd_v$clock;
     
     // Local signals
-    reg  [3:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  ram_empty;
+    reg  a1;
+    reg  a2;
+    reg  direct;
+    reg  to_ram;
+    reg  issue;
     
     // Sub module instances
     packetization_n16$cls_ret$1$store store(
@@ -3834,15 +4004,35 @@ module packetization_n16$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    packetization_n16$cls_ret$1$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    packetization_n16$cls_ret$1$ram_cnt ram_cnt(
+        .d(ram_cnt$d),
+        .q(ram_cnt$q),
+        .clock(ram_cnt$clock)
     );
-    packetization_n16$cls_ret$1$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    packetization_n16$cls_ret$1$h0 h0(
+        .d(h0$d),
+        .q(h0$q),
+        .clock(h0$clock)
+    );
+    packetization_n16$cls_ret$1$h1 h1(
+        .d(h1$d),
+        .q(h1$q),
+        .clock(h1$clock)
+    );
+    packetization_n16$cls_ret$1$v0 v0(
+        .d(v0$d),
+        .q(v0$q),
+        .clock(v0$clock)
+    );
+    packetization_n16$cls_ret$1$v1 v1(
+        .d(v1$d),
+        .q(v1$q),
+        .clock(v1$clock)
+    );
+    packetization_n16$cls_ret$1$rd_v rd_v(
+        .d(rd_v$d),
+        .q(rd_v$q),
+        .clock(rd_v$clock)
     );
     
     // Update code
@@ -3850,28 +4040,72 @@ module packetization_n16$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
+        ram_cnt$clock = clock;
+        h0$clock = clock;
+        h1$clock = clock;
+        v0$clock = clock;
+        v1$clock = clock;
+        rd_v$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
+        ram_cnt$d = ram_cnt$q;
+        h0$d = h0$q;
+        h1$d = h1$q;
+        v0$d = v0$q;
+        v1$d = v1$q;
+        rd_v$d = rd_v$q;
         store$read_clock = clock;
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & v0$q;
+        ram_empty = ram_cnt$q == zero_c;
+        a2 = (v1$q | rd_v$q) & ~pop_ok;
+        a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
+        direct = push_ok & ram_empty & ~a2;
+        to_ram = push_ok & ~direct;
+        issue = ~ram_empty & ~a2;
+        if (~pop_ok) begin
+            if (~v0$q) begin
+                h0$d = push_data;
+            end
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
+        else if (v1$q) begin
+            h0$d = h1$q;
+        end
+        else if (rd_v$q) begin
+            h0$d = store$read_data;
+        end
+        else begin
+            h0$d = push_data;
+        end
+        if (~pop_ok & v1$q) begin
+            h1$d = h1$q;
+        end
+        else if (~pop_ok & rd_v$q) begin
+            h1$d = store$read_data;
+        end
+        else begin
+            h1$d = push_data;
+        end
+        v0$d = a1 | direct;
+        v1$d = a2 | (a1 & direct);
+        rd_v$d = issue;
+        store$read_address = rp$q;
+        if (issue) begin
+            rp$d = rp$q + one_a;
+        end
         store$write_address = wp$q;
         store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
+        store$write_enable = to_ram;
+        if (to_ram) begin
             wp$d = wp$q + one_a;
+        end
+        if (to_ram & ~issue) begin
+            ram_cnt$d = ram_cnt$q + one_c;
+        end
+        if (issue & ~to_ram) begin
+            ram_cnt$d = ram_cnt$q - one_c;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -3879,63 +4113,21 @@ module packetization_n16$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h0$q;
+        nonempty = v0$q;
         count = cnt$q;
         if (reset) begin
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
+            ram_cnt$d = zero_c;
+            v0$d = 1'b0;
+            v1$d = 1'b0;
+            rd_v$d = 1'b0;
         end
     end
     
 endmodule // packetization_n16$cls_ret$1
-
-
-module packetization_n16$cls_ret$1$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$cls_ret$1$bypass_data
-
-
-module packetization_n16$cls_ret$1$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$cls_ret$1$bypass_valid
 
 
 module packetization_n16$cls_ret$1$cnt(d,q,clock);
@@ -3955,6 +4147,82 @@ module packetization_n16$cls_ret$1$cnt(d,q,clock);
     end
           
 endmodule // packetization_n16$cls_ret$1$cnt
+
+
+module packetization_n16$cls_ret$1$h0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$1$h0
+
+
+module packetization_n16$cls_ret$1$h1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$1$h1
+
+
+module packetization_n16$cls_ret$1$ram_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$1$ram_cnt
+
+
+module packetization_n16$cls_ret$1$rd_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$1$rd_v
 
 
 module packetization_n16$cls_ret$1$rp(d,q,clock);
@@ -4003,6 +4271,44 @@ module packetization_n16$cls_ret$1$store(read_address,read_clock,read_data,write
     end
                 
 endmodule // packetization_n16$cls_ret$1$store
+
+
+module packetization_n16$cls_ret$1$v0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$1$v0
+
+
+module packetization_n16$cls_ret$1$v1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$1$v1
 
 
 module packetization_n16$cls_ret$1$wp(d,q,clock);
@@ -4060,17 +4366,34 @@ module packetization_n16$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [23:0] bypass_data$d;
-    wire  [23:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  [4:0] ram_cnt$d;
+    wire  [4:0] ram_cnt$q;
+    reg  ram_cnt$clock;
+    reg  [23:0] h0$d;
+    wire  [23:0] h0$q;
+    reg  h0$clock;
+    reg  [23:0] h1$d;
+    wire  [23:0] h1$q;
+    reg  h1$clock;
+    reg  v0$d;
+    wire  v0$q;
+    reg  v0$clock;
+    reg  v1$d;
+    wire  v1$q;
+    reg  v1$clock;
+    reg  rd_v$d;
+    wire  rd_v$q;
+    reg  rd_v$clock;
     
     // Local signals
-    reg  [3:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  ram_empty;
+    reg  a1;
+    reg  a2;
+    reg  direct;
+    reg  to_ram;
+    reg  issue;
     
     // Sub module instances
     packetization_n16$cls_ret$2$store store(
@@ -4097,15 +4420,35 @@ module packetization_n16$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    packetization_n16$cls_ret$2$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    packetization_n16$cls_ret$2$ram_cnt ram_cnt(
+        .d(ram_cnt$d),
+        .q(ram_cnt$q),
+        .clock(ram_cnt$clock)
     );
-    packetization_n16$cls_ret$2$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    packetization_n16$cls_ret$2$h0 h0(
+        .d(h0$d),
+        .q(h0$q),
+        .clock(h0$clock)
+    );
+    packetization_n16$cls_ret$2$h1 h1(
+        .d(h1$d),
+        .q(h1$q),
+        .clock(h1$clock)
+    );
+    packetization_n16$cls_ret$2$v0 v0(
+        .d(v0$d),
+        .q(v0$q),
+        .clock(v0$clock)
+    );
+    packetization_n16$cls_ret$2$v1 v1(
+        .d(v1$d),
+        .q(v1$q),
+        .clock(v1$clock)
+    );
+    packetization_n16$cls_ret$2$rd_v rd_v(
+        .d(rd_v$d),
+        .q(rd_v$q),
+        .clock(rd_v$clock)
     );
     
     // Update code
@@ -4113,28 +4456,72 @@ module packetization_n16$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
+        ram_cnt$clock = clock;
+        h0$clock = clock;
+        h1$clock = clock;
+        v0$clock = clock;
+        v1$clock = clock;
+        rd_v$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
+        ram_cnt$d = ram_cnt$q;
+        h0$d = h0$q;
+        h1$d = h1$q;
+        v0$d = v0$q;
+        v1$d = v1$q;
+        rd_v$d = rd_v$q;
         store$read_clock = clock;
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & v0$q;
+        ram_empty = ram_cnt$q == zero_c;
+        a2 = (v1$q | rd_v$q) & ~pop_ok;
+        a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
+        direct = push_ok & ram_empty & ~a2;
+        to_ram = push_ok & ~direct;
+        issue = ~ram_empty & ~a2;
+        if (~pop_ok) begin
+            if (~v0$q) begin
+                h0$d = push_data;
+            end
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
+        else if (v1$q) begin
+            h0$d = h1$q;
+        end
+        else if (rd_v$q) begin
+            h0$d = store$read_data;
+        end
+        else begin
+            h0$d = push_data;
+        end
+        if (~pop_ok & v1$q) begin
+            h1$d = h1$q;
+        end
+        else if (~pop_ok & rd_v$q) begin
+            h1$d = store$read_data;
+        end
+        else begin
+            h1$d = push_data;
+        end
+        v0$d = a1 | direct;
+        v1$d = a2 | (a1 & direct);
+        rd_v$d = issue;
+        store$read_address = rp$q;
+        if (issue) begin
+            rp$d = rp$q + one_a;
+        end
         store$write_address = wp$q;
         store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
+        store$write_enable = to_ram;
+        if (to_ram) begin
             wp$d = wp$q + one_a;
+        end
+        if (to_ram & ~issue) begin
+            ram_cnt$d = ram_cnt$q + one_c;
+        end
+        if (issue & ~to_ram) begin
+            ram_cnt$d = ram_cnt$q - one_c;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -4142,63 +4529,21 @@ module packetization_n16$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h0$q;
+        nonempty = v0$q;
         count = cnt$q;
         if (reset) begin
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
+            ram_cnt$d = zero_c;
+            v0$d = 1'b0;
+            v1$d = 1'b0;
+            rd_v$d = 1'b0;
         end
     end
     
 endmodule // packetization_n16$cls_ret$2
-
-
-module packetization_n16$cls_ret$2$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$cls_ret$2$bypass_data
-
-
-module packetization_n16$cls_ret$2$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$cls_ret$2$bypass_valid
 
 
 module packetization_n16$cls_ret$2$cnt(d,q,clock);
@@ -4218,6 +4563,82 @@ module packetization_n16$cls_ret$2$cnt(d,q,clock);
     end
           
 endmodule // packetization_n16$cls_ret$2$cnt
+
+
+module packetization_n16$cls_ret$2$h0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$2$h0
+
+
+module packetization_n16$cls_ret$2$h1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$2$h1
+
+
+module packetization_n16$cls_ret$2$ram_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$2$ram_cnt
+
+
+module packetization_n16$cls_ret$2$rd_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$2$rd_v
 
 
 module packetization_n16$cls_ret$2$rp(d,q,clock);
@@ -4266,6 +4687,44 @@ module packetization_n16$cls_ret$2$store(read_address,read_clock,read_data,write
     end
                 
 endmodule // packetization_n16$cls_ret$2$store
+
+
+module packetization_n16$cls_ret$2$v0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$2$v0
+
+
+module packetization_n16$cls_ret$2$v1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$2$v1
 
 
 module packetization_n16$cls_ret$2$wp(d,q,clock);
@@ -4323,17 +4782,34 @@ module packetization_n16$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [23:0] bypass_data$d;
-    wire  [23:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  [4:0] ram_cnt$d;
+    wire  [4:0] ram_cnt$q;
+    reg  ram_cnt$clock;
+    reg  [23:0] h0$d;
+    wire  [23:0] h0$q;
+    reg  h0$clock;
+    reg  [23:0] h1$d;
+    wire  [23:0] h1$q;
+    reg  h1$clock;
+    reg  v0$d;
+    wire  v0$q;
+    reg  v0$clock;
+    reg  v1$d;
+    wire  v1$q;
+    reg  v1$clock;
+    reg  rd_v$d;
+    wire  rd_v$q;
+    reg  rd_v$clock;
     
     // Local signals
-    reg  [3:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  ram_empty;
+    reg  a1;
+    reg  a2;
+    reg  direct;
+    reg  to_ram;
+    reg  issue;
     
     // Sub module instances
     packetization_n16$cls_ret$3$store store(
@@ -4360,15 +4836,35 @@ module packetization_n16$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    packetization_n16$cls_ret$3$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    packetization_n16$cls_ret$3$ram_cnt ram_cnt(
+        .d(ram_cnt$d),
+        .q(ram_cnt$q),
+        .clock(ram_cnt$clock)
     );
-    packetization_n16$cls_ret$3$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    packetization_n16$cls_ret$3$h0 h0(
+        .d(h0$d),
+        .q(h0$q),
+        .clock(h0$clock)
+    );
+    packetization_n16$cls_ret$3$h1 h1(
+        .d(h1$d),
+        .q(h1$q),
+        .clock(h1$clock)
+    );
+    packetization_n16$cls_ret$3$v0 v0(
+        .d(v0$d),
+        .q(v0$q),
+        .clock(v0$clock)
+    );
+    packetization_n16$cls_ret$3$v1 v1(
+        .d(v1$d),
+        .q(v1$q),
+        .clock(v1$clock)
+    );
+    packetization_n16$cls_ret$3$rd_v rd_v(
+        .d(rd_v$d),
+        .q(rd_v$q),
+        .clock(rd_v$clock)
     );
     
     // Update code
@@ -4376,28 +4872,72 @@ module packetization_n16$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
+        ram_cnt$clock = clock;
+        h0$clock = clock;
+        h1$clock = clock;
+        v0$clock = clock;
+        v1$clock = clock;
+        rd_v$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
+        ram_cnt$d = ram_cnt$q;
+        h0$d = h0$q;
+        h1$d = h1$q;
+        v0$d = v0$q;
+        v1$d = v1$q;
+        rd_v$d = rd_v$q;
         store$read_clock = clock;
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & v0$q;
+        ram_empty = ram_cnt$q == zero_c;
+        a2 = (v1$q | rd_v$q) & ~pop_ok;
+        a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
+        direct = push_ok & ram_empty & ~a2;
+        to_ram = push_ok & ~direct;
+        issue = ~ram_empty & ~a2;
+        if (~pop_ok) begin
+            if (~v0$q) begin
+                h0$d = push_data;
+            end
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
+        else if (v1$q) begin
+            h0$d = h1$q;
+        end
+        else if (rd_v$q) begin
+            h0$d = store$read_data;
+        end
+        else begin
+            h0$d = push_data;
+        end
+        if (~pop_ok & v1$q) begin
+            h1$d = h1$q;
+        end
+        else if (~pop_ok & rd_v$q) begin
+            h1$d = store$read_data;
+        end
+        else begin
+            h1$d = push_data;
+        end
+        v0$d = a1 | direct;
+        v1$d = a2 | (a1 & direct);
+        rd_v$d = issue;
+        store$read_address = rp$q;
+        if (issue) begin
+            rp$d = rp$q + one_a;
+        end
         store$write_address = wp$q;
         store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
+        store$write_enable = to_ram;
+        if (to_ram) begin
             wp$d = wp$q + one_a;
+        end
+        if (to_ram & ~issue) begin
+            ram_cnt$d = ram_cnt$q + one_c;
+        end
+        if (issue & ~to_ram) begin
+            ram_cnt$d = ram_cnt$q - one_c;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -4405,63 +4945,21 @@ module packetization_n16$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h0$q;
+        nonempty = v0$q;
         count = cnt$q;
         if (reset) begin
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
+            ram_cnt$d = zero_c;
+            v0$d = 1'b0;
+            v1$d = 1'b0;
+            rd_v$d = 1'b0;
         end
     end
     
 endmodule // packetization_n16$cls_ret$3
-
-
-module packetization_n16$cls_ret$3$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$cls_ret$3$bypass_data
-
-
-module packetization_n16$cls_ret$3$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$cls_ret$3$bypass_valid
 
 
 module packetization_n16$cls_ret$3$cnt(d,q,clock);
@@ -4481,6 +4979,82 @@ module packetization_n16$cls_ret$3$cnt(d,q,clock);
     end
           
 endmodule // packetization_n16$cls_ret$3$cnt
+
+
+module packetization_n16$cls_ret$3$h0(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$3$h0
+
+
+module packetization_n16$cls_ret$3$h1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$3$h1
+
+
+module packetization_n16$cls_ret$3$ram_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$3$ram_cnt
+
+
+module packetization_n16$cls_ret$3$rd_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$3$rd_v
 
 
 module packetization_n16$cls_ret$3$rp(d,q,clock);
@@ -4529,6 +5103,44 @@ module packetization_n16$cls_ret$3$store(read_address,read_clock,read_data,write
     end
                 
 endmodule // packetization_n16$cls_ret$3$store
+
+
+module packetization_n16$cls_ret$3$v0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$3$v0
+
+
+module packetization_n16$cls_ret$3$v1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$3$v1
 
 
 module packetization_n16$cls_ret$3$wp(d,q,clock);
@@ -5248,17 +5860,34 @@ module packetization_n16$id_ret(clock,reset,push,push_data,pop,head,nonempty,cou
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [79:0] bypass_data$d;
-    wire  [79:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  [4:0] ram_cnt$d;
+    wire  [4:0] ram_cnt$q;
+    reg  ram_cnt$clock;
+    reg  [79:0] h0$d;
+    wire  [79:0] h0$q;
+    reg  h0$clock;
+    reg  [79:0] h1$d;
+    wire  [79:0] h1$q;
+    reg  h1$clock;
+    reg  v0$d;
+    wire  v0$q;
+    reg  v0$clock;
+    reg  v1$d;
+    wire  v1$q;
+    reg  v1$clock;
+    reg  rd_v$d;
+    wire  rd_v$q;
+    reg  rd_v$clock;
     
     // Local signals
-    reg  [3:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  ram_empty;
+    reg  a1;
+    reg  a2;
+    reg  direct;
+    reg  to_ram;
+    reg  issue;
     
     // Sub module instances
     packetization_n16$id_ret$store store(
@@ -5285,15 +5914,35 @@ module packetization_n16$id_ret(clock,reset,push,push_data,pop,head,nonempty,cou
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    packetization_n16$id_ret$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    packetization_n16$id_ret$ram_cnt ram_cnt(
+        .d(ram_cnt$d),
+        .q(ram_cnt$q),
+        .clock(ram_cnt$clock)
     );
-    packetization_n16$id_ret$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    packetization_n16$id_ret$h0 h0(
+        .d(h0$d),
+        .q(h0$q),
+        .clock(h0$clock)
+    );
+    packetization_n16$id_ret$h1 h1(
+        .d(h1$d),
+        .q(h1$q),
+        .clock(h1$clock)
+    );
+    packetization_n16$id_ret$v0 v0(
+        .d(v0$d),
+        .q(v0$q),
+        .clock(v0$clock)
+    );
+    packetization_n16$id_ret$v1 v1(
+        .d(v1$d),
+        .q(v1$q),
+        .clock(v1$clock)
+    );
+    packetization_n16$id_ret$rd_v rd_v(
+        .d(rd_v$d),
+        .q(rd_v$q),
+        .clock(rd_v$clock)
     );
     
     // Update code
@@ -5301,28 +5950,72 @@ module packetization_n16$id_ret(clock,reset,push,push_data,pop,head,nonempty,cou
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
+        ram_cnt$clock = clock;
+        h0$clock = clock;
+        h1$clock = clock;
+        v0$clock = clock;
+        v1$clock = clock;
+        rd_v$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
+        ram_cnt$d = ram_cnt$q;
+        h0$d = h0$q;
+        h1$d = h1$q;
+        v0$d = v0$q;
+        v1$d = v1$q;
+        rd_v$d = rd_v$q;
         store$read_clock = clock;
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & v0$q;
+        ram_empty = ram_cnt$q == zero_c;
+        a2 = (v1$q | rd_v$q) & ~pop_ok;
+        a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
+        direct = push_ok & ram_empty & ~a2;
+        to_ram = push_ok & ~direct;
+        issue = ~ram_empty & ~a2;
+        if (~pop_ok) begin
+            if (~v0$q) begin
+                h0$d = push_data;
+            end
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
+        else if (v1$q) begin
+            h0$d = h1$q;
+        end
+        else if (rd_v$q) begin
+            h0$d = store$read_data;
+        end
+        else begin
+            h0$d = push_data;
+        end
+        if (~pop_ok & v1$q) begin
+            h1$d = h1$q;
+        end
+        else if (~pop_ok & rd_v$q) begin
+            h1$d = store$read_data;
+        end
+        else begin
+            h1$d = push_data;
+        end
+        v0$d = a1 | direct;
+        v1$d = a2 | (a1 & direct);
+        rd_v$d = issue;
+        store$read_address = rp$q;
+        if (issue) begin
+            rp$d = rp$q + one_a;
+        end
         store$write_address = wp$q;
         store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
+        store$write_enable = to_ram;
+        if (to_ram) begin
             wp$d = wp$q + one_a;
+        end
+        if (to_ram & ~issue) begin
+            ram_cnt$d = ram_cnt$q + one_c;
+        end
+        if (issue & ~to_ram) begin
+            ram_cnt$d = ram_cnt$q - one_c;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -5330,63 +6023,21 @@ module packetization_n16$id_ret(clock,reset,push,push_data,pop,head,nonempty,cou
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h0$q;
+        nonempty = v0$q;
         count = cnt$q;
         if (reset) begin
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
+            ram_cnt$d = zero_c;
+            v0$d = 1'b0;
+            v1$d = 1'b0;
+            rd_v$d = 1'b0;
         end
     end
     
 endmodule // packetization_n16$id_ret
-
-
-module packetization_n16$id_ret$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [79:0] d;
-    output reg  [79:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 80'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$id_ret$bypass_data
-
-
-module packetization_n16$id_ret$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$id_ret$bypass_valid
 
 
 module packetization_n16$id_ret$cnt(d,q,clock);
@@ -5406,6 +6057,82 @@ module packetization_n16$id_ret$cnt(d,q,clock);
     end
           
 endmodule // packetization_n16$id_ret$cnt
+
+
+module packetization_n16$id_ret$h0(d,q,clock);
+    
+    // Module arguments
+    input wire  [79:0] d;
+    output reg  [79:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 80'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$id_ret$h0
+
+
+module packetization_n16$id_ret$h1(d,q,clock);
+    
+    // Module arguments
+    input wire  [79:0] d;
+    output reg  [79:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 80'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$id_ret$h1
+
+
+module packetization_n16$id_ret$ram_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$id_ret$ram_cnt
+
+
+module packetization_n16$id_ret$rd_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$id_ret$rd_v
 
 
 module packetization_n16$id_ret$rp(d,q,clock);
@@ -5454,6 +6181,44 @@ module packetization_n16$id_ret$store(read_address,read_clock,read_data,write_ad
     end
                 
 endmodule // packetization_n16$id_ret$store
+
+
+module packetization_n16$id_ret$v0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$id_ret$v0
+
+
+module packetization_n16$id_ret$v1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$id_ret$v1
 
 
 module packetization_n16$id_ret$wp(d,q,clock);
@@ -6962,17 +7727,34 @@ module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,coun
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  bypass_valid$d;
-    wire  bypass_valid$q;
-    reg  bypass_valid$clock;
-    reg  [3:0] bypass_data$d;
-    wire  [3:0] bypass_data$q;
-    reg  bypass_data$clock;
+    reg  [4:0] ram_cnt$d;
+    wire  [4:0] ram_cnt$q;
+    reg  ram_cnt$clock;
+    reg  [3:0] h0$d;
+    wire  [3:0] h0$q;
+    reg  h0$clock;
+    reg  [3:0] h1$d;
+    wire  [3:0] h1$q;
+    reg  h1$clock;
+    reg  v0$d;
+    wire  v0$q;
+    reg  v0$clock;
+    reg  v1$d;
+    wire  v1$q;
+    reg  v1$clock;
+    reg  rd_v$d;
+    wire  rd_v$q;
+    reg  rd_v$clock;
     
     // Local signals
-    reg  [3:0] rp_next;
     reg  push_ok;
     reg  pop_ok;
+    reg  ram_empty;
+    reg  a1;
+    reg  a2;
+    reg  direct;
+    reg  to_ram;
+    reg  issue;
     
     // Sub module instances
     packetization_n16$sendq$store store(
@@ -6999,15 +7781,35 @@ module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,coun
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    packetization_n16$sendq$bypass_valid bypass_valid(
-        .d(bypass_valid$d),
-        .q(bypass_valid$q),
-        .clock(bypass_valid$clock)
+    packetization_n16$sendq$ram_cnt ram_cnt(
+        .d(ram_cnt$d),
+        .q(ram_cnt$q),
+        .clock(ram_cnt$clock)
     );
-    packetization_n16$sendq$bypass_data bypass_data(
-        .d(bypass_data$d),
-        .q(bypass_data$q),
-        .clock(bypass_data$clock)
+    packetization_n16$sendq$h0 h0(
+        .d(h0$d),
+        .q(h0$q),
+        .clock(h0$clock)
+    );
+    packetization_n16$sendq$h1 h1(
+        .d(h1$d),
+        .q(h1$q),
+        .clock(h1$clock)
+    );
+    packetization_n16$sendq$v0 v0(
+        .d(v0$d),
+        .q(v0$q),
+        .clock(v0$clock)
+    );
+    packetization_n16$sendq$v1 v1(
+        .d(v1$d),
+        .q(v1$q),
+        .clock(v1$clock)
+    );
+    packetization_n16$sendq$rd_v rd_v(
+        .d(rd_v$d),
+        .q(rd_v$q),
+        .clock(rd_v$clock)
     );
     
     // Update code
@@ -7015,28 +7817,72 @@ module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,coun
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        bypass_valid$clock = clock;
-        bypass_data$clock = clock;
+        ram_cnt$clock = clock;
+        h0$clock = clock;
+        h1$clock = clock;
+        v0$clock = clock;
+        v1$clock = clock;
+        rd_v$clock = clock;
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        bypass_valid$d = bypass_valid$q;
-        bypass_data$d = bypass_data$q;
+        ram_cnt$d = ram_cnt$q;
+        h0$d = h0$q;
+        h1$d = h1$q;
+        v0$d = v0$q;
+        v1$d = v1$q;
+        rd_v$d = rd_v$q;
         store$read_clock = clock;
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
-        pop_ok = pop & (cnt$q != zero_c);
-        rp_next = rp$q;
-        if (pop_ok) begin
-            rp_next = rp$q + one_a;
+        pop_ok = pop & v0$q;
+        ram_empty = ram_cnt$q == zero_c;
+        a2 = (v1$q | rd_v$q) & ~pop_ok;
+        a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
+        direct = push_ok & ram_empty & ~a2;
+        to_ram = push_ok & ~direct;
+        issue = ~ram_empty & ~a2;
+        if (~pop_ok) begin
+            if (~v0$q) begin
+                h0$d = push_data;
+            end
         end
-        rp$d = rp_next;
-        store$read_address = rp_next;
+        else if (v1$q) begin
+            h0$d = h1$q;
+        end
+        else if (rd_v$q) begin
+            h0$d = store$read_data;
+        end
+        else begin
+            h0$d = push_data;
+        end
+        if (~pop_ok & v1$q) begin
+            h1$d = h1$q;
+        end
+        else if (~pop_ok & rd_v$q) begin
+            h1$d = store$read_data;
+        end
+        else begin
+            h1$d = push_data;
+        end
+        v0$d = a1 | direct;
+        v1$d = a2 | (a1 & direct);
+        rd_v$d = issue;
+        store$read_address = rp$q;
+        if (issue) begin
+            rp$d = rp$q + one_a;
+        end
         store$write_address = wp$q;
         store$write_data = push_data;
-        store$write_enable = push_ok;
-        if (push_ok) begin
+        store$write_enable = to_ram;
+        if (to_ram) begin
             wp$d = wp$q + one_a;
+        end
+        if (to_ram & ~issue) begin
+            ram_cnt$d = ram_cnt$q + one_c;
+        end
+        if (issue & ~to_ram) begin
+            ram_cnt$d = ram_cnt$q - one_c;
         end
         if (push_ok & ~pop_ok) begin
             cnt$d = cnt$q + one_c;
@@ -7044,63 +7890,21 @@ module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,coun
         if (pop_ok & ~push_ok) begin
             cnt$d = cnt$q - one_c;
         end
-        bypass_valid$d = push_ok & (wp$q == rp_next);
-        bypass_data$d = push_data;
-        if (bypass_valid$q) begin
-            head = bypass_data$q;
-        end
-        else begin
-            head = store$read_data;
-        end
-        nonempty = cnt$q != zero_c;
+        head = h0$q;
+        nonempty = v0$q;
         count = cnt$q;
         if (reset) begin
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            bypass_valid$d = 1'b0;
+            ram_cnt$d = zero_c;
+            v0$d = 1'b0;
+            v1$d = 1'b0;
+            rd_v$d = 1'b0;
         end
     end
     
 endmodule // packetization_n16$sendq
-
-
-module packetization_n16$sendq$bypass_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$sendq$bypass_data
-
-
-module packetization_n16$sendq$bypass_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$sendq$bypass_valid
 
 
 module packetization_n16$sendq$cnt(d,q,clock);
@@ -7120,6 +7924,82 @@ module packetization_n16$sendq$cnt(d,q,clock);
     end
           
 endmodule // packetization_n16$sendq$cnt
+
+
+module packetization_n16$sendq$h0(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sendq$h0
+
+
+module packetization_n16$sendq$h1(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sendq$h1
+
+
+module packetization_n16$sendq$ram_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sendq$ram_cnt
+
+
+module packetization_n16$sendq$rd_v(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sendq$rd_v
 
 
 module packetization_n16$sendq$rp(d,q,clock);
@@ -7168,6 +8048,44 @@ module packetization_n16$sendq$store(read_address,read_clock,read_data,write_add
     end
                 
 endmodule // packetization_n16$sendq$store
+
+
+module packetization_n16$sendq$v0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sendq$v0
+
+
+module packetization_n16$sendq$v1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sendq$v1
 
 
 module packetization_n16$sendq$wp(d,q,clock);

@@ -15,6 +15,7 @@ pub mod ndp;
 pub mod nic;
 pub mod packetization;
 pub mod parser;
+pub mod pfifo;
 pub mod pktgen;
 pub mod pool;
 pub mod prisched;

@@ -136,6 +136,7 @@
 //! and its message is queued again when an op makes it eligible.
 use crate::arbiter::TxFrameSource;
 use crate::fifo::Fifo;
+use crate::pfifo::PrefetchFifo;
 use crate::pool::{BufferConfig, MAX_CLASSES};
 use crate::timer::{ScanningTimer, OP_CANCEL, OP_SCHEDULE};
 use rust_hdl::prelude::*;
@@ -362,11 +363,11 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     buffer: RAM<Bits<64>, BW>,
     timer: ScanningTimer<A, N, 16>,
     // free lists (never-used entries from counters, returned ones from FIFOs)
-    id_ret: Fifo<RetId, A, C>,
+    id_ret: PrefetchFifo<RetId, A, C>,
     /// The head of `id_ret` was there last cycle, was not taken, and was ready.
     ret_ok: DFF<bool>,
     id_fresh: DFF<Bits<C>>,
-    cls_ret: [Fifo<Bits<24>, A, C>; MAX_CLASSES],
+    cls_ret: [PrefetchFifo<Bits<24>, A, C>; MAX_CLASSES],
     cls_off: [DFF<Bits<24>>; MAX_CLASSES],
     cls_taken: [DFF<Bits<C>>; MAX_CLASSES],
     cls_bytes: [Constant<Bits<16>>; MAX_CLASSES],
@@ -376,7 +377,7 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     cls_code: [Constant<Bits<2>>; MAX_CLASSES],
     alive: DFF<Bits<N>>,
     /// The send queue: ids that became eligible, oldest first (each at most once).
-    sendq: Fifo<Bits<A>, A, C>,
+    sendq: PrefetchFifo<Bits<A>, A, C>,
     /// Ids in `sendq`.
     queued: DFF<Bits<N>>,
     // writer
@@ -691,10 +692,10 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             rows: Default::default(),
             buffer: Default::default(),
             timer: ScanningTimer::new(),
-            id_ret: Fifo::new(),
+            id_ret: PrefetchFifo::new(),
             ret_ok: Default::default(),
             id_fresh: Default::default(),
-            cls_ret: std::array::from_fn(|_| Fifo::new()),
+            cls_ret: std::array::from_fn(|_| PrefetchFifo::new()),
             cls_off: Default::default(),
             cls_taken: Default::default(),
             cls_bytes: std::array::from_fn(|i| Constant::new(cfg.bytes_of(i).into())),
@@ -703,7 +704,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             cls_count: std::array::from_fn(|i| Constant::new(cfg.count_of(i).into())),
             cls_code: std::array::from_fn(|i| Constant::new((i as u64).into())),
             alive: Default::default(),
-            sendq: Fifo::new(),
+            sendq: PrefetchFifo::new(),
             queued: Default::default(),
             w_active: Default::default(),
             w_refuse: Default::default(),

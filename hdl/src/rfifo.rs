@@ -21,7 +21,7 @@
 //! empty), `head` (valid while `nonempty`), `count` (`0..=2^A`), synchronous `reset`. A
 //! word pushed in cycle `t` is at `head` in `t+1`; a pop in `t` shows the next word in
 //! `t+1`; one push and one pop per cycle. The two are interchangeable cycle for cycle
-//! (tested: `reg_fifo_is_fifo_cycle_for_cycle`). `head` is defined only while
+//! (tested: `fifo_variants_are_the_fifo_cycle_for_cycle`). `head` is defined only while
 //! `nonempty`. The inner FIFO has `2^A` slots and never holds more than `2^A - 1`.
 //!
 //! # Parameters
