@@ -134,6 +134,11 @@
 //! entry can go stale (its message was acknowledged, freed or refused credit after it was
 //! queued): its SEND finds nothing to send at S3 and is a no-op (no packet, no counter),
 //! and its message is queued again when an op makes it eligible.
+//!
+//! The FIFOs S0 pops (this send queue, the released-id FIFO and the size classes' buffer
+//! return FIFOs) are [`crate::pfifo::PrefetchFifo`]s: the same cycles as
+//! [`crate::fifo::Fifo`], but their RAMs read at a register, so S0's decision ends in
+//! their head registers and read pointers, not in a RAM's address.
 use crate::arbiter::TxFrameSource;
 use crate::fifo::Fifo;
 use crate::pfifo::PrefetchFifo;
