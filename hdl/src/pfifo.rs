@@ -29,7 +29,8 @@
 //! word pushed in cycle `t` is at `head` in `t+1`; a pop in `t` shows the next word in
 //! `t+1`; one push and one pop per cycle. The two are interchangeable cycle for cycle
 //! (tested: `fifo_variants_are_the_fifo_cycle_for_cycle`). `head` is a register and always
-//! defined. Cost: two registers of `T` and a second counter beside the RAM.
+//! defined. Cost: two registers of `T`, and the count kept with its neighbours `count ± 1`
+//! (three `C`-bit registers) so that a pop chooses a count instead of feeding an adder.
 //!
 //! # Parameters
 //! * `T`: entry type; `A`: address bits (depth `2^A`); `C`: count bits, must be `A+1`.
@@ -49,9 +50,15 @@ pub struct PrefetchFifo<T: Synth, const A: usize, const C: usize> {
     store: RAM<T, A>,
     wp: DFF<Bits<A>>,
     rp: DFF<Bits<A>>,
-    // entries held in all, and those in the RAM not yet read
+    // entries held in all, and that count plus and minus one: a push or a pop picks
+    // one of the three, so no adder follows the consumer's `pop`. The neighbours are
+    // stored encoded so that the power-on zero means `1` and `-1` (as `Fifo`, the FIFO
+    // works without a reset): `cp_x = (cnt + 1) ^ 1`, `cm_n = !(cnt - 1)`.
     cnt: DFF<Bits<C>>,
-    ram_cnt: DFF<Bits<C>>,
+    cp_x: DFF<Bits<C>>,
+    cm_n: DFF<Bits<C>>,
+    cnt_p1: Signal<Local, Bits<C>>,
+    cnt_m1: Signal<Local, Bits<C>>,
     // the head registers and whether each is full (`v1` implies `v0`)
     h0: DFF<T>,
     h1: DFF<T>,
@@ -98,7 +105,10 @@ impl<T: Synth, const A: usize, const C: usize> PrefetchFifo<T, A, C> {
             wp: Default::default(),
             rp: Default::default(),
             cnt: Default::default(),
-            ram_cnt: Default::default(),
+            cp_x: Default::default(),
+            cm_n: Default::default(),
+            cnt_p1: Default::default(),
+            cnt_m1: Default::default(),
             h0: Default::default(),
             h1: Default::default(),
             v0: Default::default(),
@@ -130,13 +140,15 @@ impl<T: Synth, const A: usize, const C: usize> Default for PrefetchFifo<T, A, C>
 impl<T: Synth, const A: usize, const C: usize> Logic for PrefetchFifo<T, A, C> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wp, rp, cnt, ram_cnt, h0, h1, v0, v1, rd_v);
+        dff_setup!(self, clock, wp, rp, cnt, cp_x, cm_n, h0, h1, v0, v1, rd_v);
         self.store.read_clock.next = self.clock.val();
         self.store.write_clock.next = self.clock.val();
 
         self.push_ok.next = self.push.val() & (self.cnt.q.val() != self.depth.val());
         self.pop_ok.next = self.pop.val() & self.v0.q.val();
-        self.ram_empty.next = self.ram_cnt.q.val() == self.zero_c.val();
+        // The RAM holds `wp - rp` entries, never `2^A` (the head registers hold two when
+        // the FIFO is full), so equal pointers mean it is empty.
+        self.ram_empty.next = self.wp.q.val() == self.rp.q.val();
 
         // The head registers and the read under way hold (v0, v1, rd_v) in {000, 100,
         // 110, 101}: after the pop and the landing there are two when h1 or the read held
@@ -186,18 +198,21 @@ impl<T: Synth, const A: usize, const C: usize> Logic for PrefetchFifo<T, A, C> {
         if self.to_ram.val() {
             self.wp.d.next = self.wp.q.val() + self.one_a.val();
         }
-        if self.to_ram.val() & !self.issue.val() {
-            self.ram_cnt.d.next = self.ram_cnt.q.val() + self.one_c.val();
-        }
-        if self.issue.val() & !self.to_ram.val() {
-            self.ram_cnt.d.next = self.ram_cnt.q.val() - self.one_c.val();
-        }
 
+        // `count ± 1` step from their own registers (one adder each, computed before the
+        // pop is known); the pop only chooses among registered values.
+        // (`!(x - 1) == !x + 1`, so `cm_n` counts up as the count goes down.)
+        self.cnt_p1.next = self.cp_x.q.val() ^ self.one_c.val();
+        self.cnt_m1.next = !self.cm_n.q.val();
         if self.push_ok.val() & !self.pop_ok.val() {
-            self.cnt.d.next = self.cnt.q.val() + self.one_c.val();
+            self.cnt.d.next = self.cnt_p1.val();
+            self.cp_x.d.next = (self.cnt_p1.val() + self.one_c.val()) ^ self.one_c.val();
+            self.cm_n.d.next = !self.cnt.q.val();
         }
         if self.pop_ok.val() & !self.push_ok.val() {
-            self.cnt.d.next = self.cnt.q.val() - self.one_c.val();
+            self.cnt.d.next = self.cnt_m1.val();
+            self.cp_x.d.next = self.cnt.q.val() ^ self.one_c.val();
+            self.cm_n.d.next = self.cm_n.q.val() + self.one_c.val();
         }
 
         self.head.next = self.h0.q.val();
@@ -208,7 +223,8 @@ impl<T: Synth, const A: usize, const C: usize> Logic for PrefetchFifo<T, A, C> {
             self.wp.d.next = self.zero_a.val();
             self.rp.d.next = self.zero_a.val();
             self.cnt.d.next = self.zero_c.val();
-            self.ram_cnt.d.next = self.zero_c.val();
+            self.cp_x.d.next = self.zero_c.val();
+            self.cm_n.d.next = self.zero_c.val();
             self.v0.d.next = false;
             self.v1.d.next = false;
             self.rd_v.d.next = false;
