@@ -35,6 +35,10 @@
 //! The scanner addresses entry `scan_ptr` in cycle `r`; the synchronous memory returns the
 //! row in `r+1`, where the entry is *due* if it is armed and `now >= expiry`. A due entry is
 //! loaded into the output register and disarmed, and its event is on `source` from `r+2`.
+//! While the output register is full and back-pressured, stage 1 keeps its due entry (its
+//! metadata in a register) and the scanner reads `scan_ptr` again each cycle, so the
+//! memories' read address is always the register `scan_ptr`, never the stall decision.
+//! `now` must never decrease (it counts cycles): a kept entry stays due.
 //!
 //! For a timer armed by a command in cycle `W` with expiry `E`, and `source.ready` held high,
 //! the event first appears on `source.valid` in a cycle `F` with
@@ -62,7 +66,8 @@
 //!
 //! # Throughput and cost
 //! One command and one scanned entry per cycle. Storage: `N` armed flip-flops plus a
-//! `N x (64 + M)` memory with one synchronous read and one write port (LUTRAM/BRAM).
+//! `N x (64 + M)` memory with one synchronous read and one write port (LUTRAM/BRAM), and
+//! `M + 1` flip-flops for a stalled entry.
 //!
 //! # Parameters
 //! * `A` – address bits; `N` – entries, must equal `2^A`; `M` – metadata bits.
@@ -117,12 +122,16 @@ pub struct ScanningTimer<const A: usize, const N: usize, const M: usize> {
     scan_ptr: DFF<Bits<A>>,
     s1_id: DFF<Bits<A>>,
     s1_stale: DFF<bool>,
+    // stage 1 holds the entry it stalled on: the memory's output is then the row of
+    // `scan_ptr`, read anyway, and the entry's metadata comes from `held_meta`
+    held: DFF<bool>,
+    held_meta: DFF<Bits<M>>,
     // output register
     out_valid: DFF<bool>,
     out_id: DFF<Bits<A>>,
     out_meta: DFF<Bits<M>>,
     // combinational locals
-    read_addr: Signal<Local, Bits<A>>,
+    s1_meta: Signal<Local, Bits<M>>,
     due: Signal<Local, bool>,
     out_free: Signal<Local, bool>,
     stall: Signal<Local, bool>,
@@ -168,10 +177,12 @@ impl<const A: usize, const N: usize, const M: usize> ScanningTimer<A, N, M> {
             scan_ptr: Default::default(),
             s1_id: Default::default(),
             s1_stale: Default::default(),
+            held: Default::default(),
+            held_meta: Default::default(),
             out_valid: Default::default(),
             out_id: Default::default(),
             out_meta: Default::default(),
-            read_addr: Default::default(),
+            s1_meta: Default::default(),
             due: Default::default(),
             out_free: Default::default(),
             stall: Default::default(),
@@ -199,15 +210,25 @@ impl<const A: usize, const N: usize, const M: usize> Default for ScanningTimer<A
 impl<const A: usize, const N: usize, const M: usize> Logic for ScanningTimer<A, N, M> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, armed, scan_ptr, s1_id, s1_stale, out_valid, out_id, out_meta);
+        dff_setup!(
+            self, clock, armed, scan_ptr, s1_id, s1_stale, held, held_meta, out_valid, out_id,
+            out_meta
+        );
         self.expiry_mem.read_clock.next = self.clock.val();
         self.expiry_mem.write_clock.next = self.clock.val();
         self.meta_mem.read_clock.next = self.clock.val();
         self.meta_mem.write_clock.next = self.clock.val();
 
-        // Stage 1: decide on the row read last cycle.
+        // Stage 1: decide on the row read last cycle, or on the entry held since a stall.
+        // A held entry was due then and still is: `now` never decreases, and no command
+        // wrote it (a command for it makes it not due, so it could not have stalled).
+        self.s1_meta.next = self.meta_mem.read_data.val();
+        if self.held.q.val() {
+            self.s1_meta.next = self.held_meta.q.val();
+        }
+        self.held_meta.d.next = self.s1_meta.val();
         self.due.next = self.armed.q.val().get_bit(self.s1_id.q.val().index())
-            & (self.now.val() >= self.expiry_mem.read_data.val())
+            & (self.held.q.val() | (self.now.val() >= self.expiry_mem.read_data.val()))
             & !self.s1_stale.q.val()
             & !(self.cmd.valid.val() & (self.cmd.id.val() == self.s1_id.q.val()));
         self.out_free.next = !self.out_valid.q.val() | self.source.ready.val();
@@ -224,23 +245,25 @@ impl<const A: usize, const N: usize, const M: usize> Logic for ScanningTimer<A, 
         if self.due.val() & self.out_free.val() {
             self.out_valid.d.next = true;
             self.out_id.d.next = self.s1_id.q.val();
-            self.out_meta.d.next = self.meta_mem.read_data.val();
+            self.out_meta.d.next = self.s1_meta.val();
             self.armed_after_fire.next =
                 self.armed.q.val() & !(self.one_n.val() << self.s1_id.q.val());
         }
         self.armed.d.next = self.armed_after_fire.val();
 
-        // Stage 0: address the next entry, or re-read the stalled one.
+        // Stage 0: read the next entry; a stall keeps stage 1's entry and reads `scan_ptr`
+        // again next cycle (the memory's address is a register, never the stall decision).
+        self.expiry_mem.read_address.next = self.scan_ptr.q.val();
+        self.meta_mem.read_address.next = self.scan_ptr.q.val();
+        self.held.d.next = self.stall.val();
         if self.stall.val() {
-            self.read_addr.next = self.s1_id.q.val();
+            self.s1_stale.d.next = self.cmd.valid.val() & (self.cmd.id.val() == self.s1_id.q.val());
         } else {
-            self.read_addr.next = self.scan_ptr.q.val();
+            self.s1_id.d.next = self.scan_ptr.q.val();
             self.scan_ptr.d.next = self.scan_ptr.q.val() + self.one.val();
+            self.s1_stale.d.next =
+                self.cmd.valid.val() & (self.cmd.id.val() == self.scan_ptr.q.val());
         }
-        self.s1_id.d.next = self.read_addr.val();
-        self.expiry_mem.read_address.next = self.read_addr.val();
-        self.meta_mem.read_address.next = self.read_addr.val();
-        self.s1_stale.d.next = self.cmd.valid.val() & (self.cmd.id.val() == self.read_addr.val());
 
         // Commands: one write port.
         self.expiry_mem.write_address.next = self.cmd.id.val();
