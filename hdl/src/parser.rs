@@ -9,7 +9,7 @@
 //!                 │                                                          │   first failing reason
 //!                 │                                      drop counters ◄─────┤   (rewind, count)
 //!                 │                                      verdict queue ◄─────┴────────┘ ─┐
-//!                 └─► frame ring (512 words; a dropped frame is rewound) ─────────────────┴─► source
+//!                 └─► frame ring (words 5 on; 512 words; a dropped frame is rewound) ────┴─► source
 //!                                                                               (frame + header fields)
 //! ```
 //!
@@ -17,9 +17,11 @@
 //! * `sink`: frames from the MAC as 64-bit words, first byte in bits 63:56, `last` on the
 //!   final word with `empty` = unused bytes of it (0-7). `ready` is always high (a MAC
 //!   cannot wait): a frame that does not fit the ring is dropped ([`DROP_OVERFLOW`]).
-//! * `source`: every accepted frame, whole (its 8 header words, then the payload), with
-//!   [`RxHdr`] beside every word. Store and forward: a frame leaves once its last word is
-//!   in and checked, the cycle after at the earliest.
+//! * `source`: every accepted frame from its word [`SKIP_WORDS`] on (header words 5-7,
+//!   then the payload), with [`RxHdr`] beside every word: words 0-4 (Ethernet, IPv4, the
+//!   transport header to byte 39) carry only fields that [`RxHdr`] already has, so they are
+//!   neither stored nor sent, and an 80-byte frame leaves as 5 words. Store and forward: a
+//!   frame leaves once its last word is in and checked, the cycle after at the earliest.
 //! * `cfg`: this host's MAC and IPv4 address, and the transport protocol number of the
 //!   program (155 NDP, 154 Homa). `homa` (a build parameter) selects the transport layout.
 //!   Each is compared with its frame field as the word holding the field arrives (words
@@ -27,7 +29,8 @@
 //! * `stat`: frames seen, frames passed, and one drop counter per reason ([`DROP_REASONS`]).
 //!
 //! # Checks, in order (the first that fails names the drop)
-//! 1. [`DROP_OVERFLOW`]: a word found the ring full (the consumer is too slow).
+//! 1. [`DROP_OVERFLOW`]: a word to be stored found the ring full, or 64 checked frames
+//!    waiting (the consumer is too slow).
 //! 2. [`DROP_TOO_LONG`]: more than 1088 bytes.
 //! 3. [`DROP_TRUNCATED`]: less than the 64 bytes of headers.
 //! 4. [`DROP_NOT_IPV4`]: ethertype is not 0x0800.
@@ -80,7 +83,9 @@
 //!
 //! # Verdict queue
 //! The descriptors of checked frames ([`Verdict`]: last word index, `empty`, [`RxHdr`])
-//! wait in a 64-entry queue (a RAM, never full: 64 frames of 8 words fill the ring). The
+//! wait in a 64-entry queue (a RAM). A frame stores as few as 3 words, so the ring can
+//! hold more frames than the queue: while it holds 64 the ring counts as full, and the
+//! next frame's stored words drop it as an overflow. The
 //! RAM reads before it writes, so in the cycle after a push into the entry being read
 //! the head comes from the header registers, which still hold that frame (the next frame
 //! writes header word 0 at the end of that cycle at the earliest). The word count that
@@ -94,6 +99,9 @@ use rust_hdl::prelude::*;
 
 /// Ring words (`2^RING_A`).
 pub const RING_A: usize = 9;
+/// Leading frame words not stored and not sent on `source`: Ethernet, IPv4 and the
+/// transport header up to byte 39, whose fields travel in [`RxHdr`] beside every word.
+pub const SKIP_WORDS: u64 = 5;
 /// Largest frame: 64 bytes of headers and 1024 of payload.
 pub const MAX_FRAME_BYTES: u64 = 1088;
 /// Header bytes before the payload.
@@ -293,6 +301,7 @@ pub struct Parser {
 
     // locals
     word_in: Signal<Local, bool>,
+    kept: Signal<Local, bool>,
     frame_end: Signal<Local, bool>,
     full: Signal<Local, bool>,
     store: Signal<Local, bool>,
@@ -333,6 +342,7 @@ pub struct Parser {
     codes: [Constant<Bits<4>>; DROP_REASONS],
     /// Beat numbers 0-7.
     beat: [Constant<Bits<8>>; 8],
+    skip_8: Constant<Bits<8>>,
     homa: Constant<bool>,
     /// Bolt build: accept the switches' SRC packets (see the module documentation).
     bolt: Constant<bool>,
@@ -464,6 +474,7 @@ impl Parser {
             t_pay1: Default::default(),
             t_pay1024: Default::default(),
             word_in: Default::default(),
+            kept: Default::default(),
             frame_end: Default::default(),
             full: Default::default(),
             store: Default::default(),
@@ -502,6 +513,7 @@ impl Parser {
             pop_word: Default::default(),
             codes: std::array::from_fn(|i| Constant::new((i as u64).into())),
             beat: std::array::from_fn(|i| Constant::new((i as u64).into())),
+            skip_8: Constant::new(SKIP_WORDS.into()),
             homa: Constant::new(homa),
             bolt: Constant::new(bolt),
             bolt_src: Constant::new((crate::swif::BOLT_SRC as u64).into()),
@@ -631,9 +643,13 @@ impl Logic for Parser {
         self.sink.ready.next = !self.reset.val();
         self.word_in.next = self.sink.valid.val() & !self.reset.val();
         self.frame_end.next = self.word_in.val() & self.sink.last.val();
-        // The ring is full when it holds 2^RING_A words not yet read (`used` never exceeds it).
-        self.full.next = self.used.q.val().get_bit(9);
+        // The ring is full when it holds 2^RING_A words not yet read (`used` never exceeds
+        // it), or when 64 checked frames wait (the verdict queue is full).
+        self.full.next = self.used.q.val().get_bit(9) | self.vq_cnt.q.val().get_bit(6);
+        // Words 0 to SKIP_WORDS-1 are not stored (their fields leave in `hdr`).
+        self.kept.next = self.beats.q.val() >= self.skip_8.val();
         self.store.next = self.word_in.val()
+            & self.kept.val()
             & !self.full.val()
             & !self.ovf.q.val()
             & (self.beats.q.val() < self.c137_8.val());
@@ -650,7 +666,7 @@ impl Logic for Parser {
                 self.beats.d.next = self.beats.q.val() + self.one_8.val();
             }
             // A word that should be stored but finds the ring full drops the frame.
-            if !self.store.val() & (self.beats.q.val() < self.c137_8.val()) {
+            if !self.store.val() & self.kept.val() & (self.beats.q.val() < self.c137_8.val()) {
                 self.ovf.d.next = true;
             }
         }
@@ -791,8 +807,8 @@ impl Logic for Parser {
         // ================= verdict (at the last word) =================
         // What depends on the frame's length, then the registered flags; the first
         // failing check names the drop (checked in reverse, the last wins).
-        self.c_ovf.next =
-            self.ovf.q.val() | (self.full.val() & (self.beats.q.val() < self.c137_8.val()));
+        self.c_ovf.next = self.ovf.q.val()
+            | (self.full.val() & self.kept.val() & (self.beats.q.val() < self.c137_8.val()));
         self.c_long.next = self.beats.q.val() > self.c135_8.val();
         self.c_trunc.next = (self.beats.q.val() < self.beat[7].val())
             | ((self.beats.q.val() == self.beat[7].val())
@@ -880,10 +896,10 @@ impl Logic for Parser {
             << self.sh24.val())
             | bit_cast::<72, 24>(self.w7.val());
         self.vh.next.payload_len = self.ip_pay.q.val();
-        self.v.next.last_beat = self.beats.q.val();
+        self.v.next.last_beat = self.beats.q.val() - self.skip_8.val();
         self.v.next.empty = self.sink.empty.val();
         self.v.next.hdr = self.vh.val();
-        // Into the verdict queue (never full: 64 frames of at least 8 words fill the ring).
+        // Into the verdict queue (never full: a frame that ends while 64 wait is an overflow).
         self.vq_push.next =
             self.frame_end.val() & !self.bad.val() & !self.vq_cnt.q.val().get_bit(6);
         self.vq.write_enable.next = self.vq_push.val();
@@ -892,7 +908,7 @@ impl Logic for Parser {
         if self.vq_push.val() {
             self.vq_wp.d.next = self.vq_wp.q.val() + self.one_6.val();
         }
-        self.vq_last_beat.d.next = self.beats.q.val();
+        self.vq_last_beat.d.next = self.beats.q.val() - self.skip_8.val();
         self.vq_empty.d.next = self.sink.empty.val();
 
         if self.frame_end.val() {
@@ -926,7 +942,7 @@ impl Logic for Parser {
         // The ring RAM reads `rp_next` every cycle, so its output is the word at `rp`.
         self.avail.next =
             (self.cused.q.val() != self.zero_10.val()) & (self.vq_cnt.q.val() != self.zero_7.val());
-        // A frame has at least 8 words, so its first word is never its last; from its second
+        // A frame leaves at least 3 words, so its first word is never its last; from its second
         // word on it has been the head for a cycle, and `head_last` is its last word index
         // (so the block RAM's output does not decide what is read next).
         self.head_last.d.next = self.head.val().last_beat;

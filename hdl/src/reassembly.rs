@@ -21,13 +21,16 @@
 //! * `info_req` / `info_resp`: the `GetRxMsgInfo` extern. A request accepted in cycle `t`
 //!   (`valid & ready`) is answered by `info_resp.valid` in cycle `t+2`, without
 //!   backpressure. `ready` is a register function and drops for a cycle while the data
-//!   port, a delivery or a timeout needs the op pipeline (at most 3 such cycles per
-//!   message), for the cycle after a free (a delivery's or a timer event's) entered it,
-//!   and for the cycle after a request entered it: so a request never looks up the table
-//!   in the cycle a free deletes from it or the previous request's allocation is carried
-//!   out (stage 2 pops the free lists and inserts the key), and stage 1 reads the table's
-//!   state from registers only. Requests are accepted at most every other cycle; frames
-//!   are at least [`HDR_WORDS`]` + 1` words, so this never limits line rate.
+//!   port (a check that waited, a release) or a timer event needs the op pipeline, for
+//!   the cycle after a free (a delivery's or a timer event's) entered it, for the cycle
+//!   after that when it was a delivery's, and for the cycle after a request entered it:
+//!   so a request never looks up the table in the cycle a free deletes from it or the
+//!   previous request's allocation is carried out (stage 2 pops the free lists and
+//!   inserts the key), never reads the table of delivered messages in the cycle a free
+//!   writes it, and stage 1 reads the table's state from registers only. A delivery's
+//!   free waiting for the pipeline does not hold a request back (the free goes after
+//!   it). Requests are accepted at most every other cycle; a packet takes at least 8
+//!   cycles on the wire, so this never limits line rate.
 //!   - lookup key `(src_ip, src_port, tx_msg_id)`, exact match: two senders never alias.
 //!   - `mark_received = 0` (trimmed packets) reads the state without setting the bit.
 //!   - an unknown key allocates an `rx_msg_id`, a buffer and a table entry
@@ -51,15 +54,20 @@
 //!     afresh.
 //!   - `ack_no` is the smallest offset not yet received after marking (the packet count
 //!     when all are received); `is_last_pkt` is "every bit of receivedBitmap is set".
-//! * `sink`: the packet that the ingress pipeline passes on, as received: 64-bit words,
-//!   first the [`HDR_WORDS`] words of Ethernet/IPv4/transport headers (skipped), then the
-//!   payload, `last` on the final word; Listing 3.1 metadata beside the first beat.
+//! * `sink`: the packet that the ingress pipeline passes on, as the parser sends it:
+//!   64-bit words, first the [`HDR_WORDS`] words of the transport header's end and its
+//!   padding (frame words 5-7, skipped), then the payload, `last` on the final word;
+//!   Listing 3.1 metadata beside the first beat (it is read from `sink` in that cycle).
 //!   The payload is stored when the message is active, the key and `msg_len` match, the
 //!   offset is in range, the extern has marked the offset received and it is not stored
 //!   yet; and only if the frame has exactly the expected number of words. Any other
-//!   frame is dropped and counted (`stat.bad_data`), including one-beat frames. `ready` is
-//!   high for every frame of at least [`HDR_WORDS`]+1 words; it drops only inside frames
-//!   of 2 to 4 words, until their check is done. Listing 3.1's `is_last_pkt` is not
+//!   frame is dropped and counted (`stat.bad_data`), including one-beat frames. The
+//!   check takes stage 0 in the cycle of the first beat, and is done in time for beat
+//!   [`HDR_WORDS`]; when a request accepted in that cycle or the previous frame's release
+//!   has stage 0, the check goes a cycle later and `ready` drops for one cycle before
+//!   beat [`HDR_WORDS`]. Otherwise `ready` is high for every frame of at least
+//!   [`HDR_WORDS`]+1 words; inside shorter frames it drops until their check is done (a
+//!   last beat waits for it). Listing 3.1's `is_last_pkt` is not
 //!   taken: a message is complete when every one of its packets is *stored*, so a packet
 //!   that was marked received but whose frame never arrived (the caller dropped it) makes
 //!   the message time out instead of being delivered with a hole. `local_port` is taken
@@ -132,8 +140,10 @@ use crate::fifo::Fifo;
 use crate::timer::{ScanningTimer, OP_CANCEL, OP_RESCHEDULE, OP_SCHEDULE};
 use rust_hdl::prelude::*;
 
-/// Words of Ethernet + IPv4 + transport header leading every frame on `sink`.
-pub const HDR_WORDS: u64 = 8;
+/// Header words leading every frame on `sink`: frame words 5-7 (the rest of the transport
+/// header and its padding), since the parser does not send words 0-4
+/// ([`crate::parser::SKIP_WORDS`]).
+pub const HDR_WORDS: u64 = 8 - crate::parser::SKIP_WORDS;
 /// Payload bytes in every packet but a message's last (the MTU payload).
 pub const PKT_BYTES: u64 = 1024;
 /// Packets per message at most (width of the bitmaps).
@@ -411,21 +421,12 @@ pub struct Reassembly<
     cam_id: [DFF<Bits<16>>; CAM_ENTRIES],
     rows: RAM<MsgRow, A>,
     done_tab: RAM<DoneEntry, DONE_BITS>,
-    dw_v: DFF<bool>,
-    dw_idx: DFF<Bits<DONE_BITS>>,
-    dw: DFF<DoneEntry>,
     s1_didx: DFF<Bits<DONE_BITS>>,
     s2_done: DFF<bool>,
     cnt_late: DFF<Bits<32>>,
     cnt_conflict: DFF<Bits<32>>,
-    /// The late-duplicate check on the RAM's entry (`d_*`) and on the one written last
-    /// cycle (`d_*_f`), side by side; `d_fwd` picks the second.
-    d_fwd: Signal<Local, bool>,
-    d_txid_f: Signal<Local, Bits<16>>,
-    d_gap_f: Signal<Local, Bits<8>>,
-    d_age_f: Signal<Local, Bits<32>>,
-    d_hit_f: Signal<Local, bool>,
-    d_hit_r: Signal<Local, bool>,
+    /// The late-duplicate check on the table's entry (no request is in S0 while a
+    /// delivery's free writes the table in S2, so the RAM's entry is never stale).
     d_txid: Signal<Local, Bits<16>>,
     d_gap: Signal<Local, Bits<8>>,
     d_age: Signal<Local, Bits<32>>,
@@ -626,6 +627,11 @@ pub struct Reassembly<
     deliv_set: Signal<Local, Bits<N>>,
     expiry: Signal<Local, Bits<64>>,
     dp_first: Signal<Local, bool>,
+    /// A frame's first beat is accepted that needs a check (more beats follow), and S0
+    /// takes the check in this cycle from `sink`'s fields.
+    dp_start: Signal<Local, bool>,
+    s0_direct: Signal<Local, bool>,
+    s2_free_dlv: Signal<Local, bool>,
     dp_accept: Signal<Local, bool>,
     dp_end: Signal<Local, bool>,
     dp_payload_idx: Signal<Local, Bits<16>>,
@@ -689,7 +695,6 @@ pub struct Reassembly<
     one_8: Constant<Bits<16>>,
     max_8: Constant<Bits<16>>,
     hdr_words: Constant<Bits<16>>,
-    zero_14: Constant<Bits<14>>,
     one_16: Constant<Bits<16>>,
     zero_16: Constant<Bits<16>>,
     c7: Constant<Bits<16>>,
@@ -777,19 +782,10 @@ impl<
                     .map(|i| (Bits::<DONE_BITS>::from(i as u64), DoneEntry::default()))
                     .collect(),
             ),
-            dw_v: Default::default(),
-            dw_idx: Default::default(),
-            dw: Default::default(),
             s1_didx: Default::default(),
             s2_done: Default::default(),
             cnt_late: Default::default(),
             cnt_conflict: Default::default(),
-            d_fwd: Default::default(),
-            d_txid_f: Default::default(),
-            d_gap_f: Default::default(),
-            d_age_f: Default::default(),
-            d_hit_f: Default::default(),
-            d_hit_r: Default::default(),
             d_txid: Default::default(),
             d_gap: Default::default(),
             d_age: Default::default(),
@@ -962,6 +958,9 @@ impl<
             deliv_set: Default::default(),
             expiry: Default::default(),
             dp_first: Default::default(),
+            dp_start: Default::default(),
+            s0_direct: Default::default(),
+            s2_free_dlv: Default::default(),
             dp_accept: Default::default(),
             dp_end: Default::default(),
             dp_payload_idx: Default::default(),
@@ -1019,7 +1018,6 @@ impl<
             one_8: Constant::new(1.into()),
             max_8: Constant::new(0xffff.into()),
             hdr_words: Constant::new(HDR_WORDS.into()),
-            zero_14: Constant::new(0.into()),
             one_16: Constant::new(1.into()),
             zero_16: Constant::new(0.into()),
             c7: Constant::new(7.into()),
@@ -1088,9 +1086,6 @@ impl<
             s2_new,
             s2_fail_alloc,
             s2_fail_bad,
-            dw_v,
-            dw_idx,
-            dw,
             s1_didx,
             s2_done,
             cnt_late,
@@ -1233,19 +1228,40 @@ impl<
         self.s1_writes.next = self.s1_req.val()
             | (self.s1_kind.q.val() == self.k_check.val())
             | (self.s1_kind.q.val() == self.k_unres.val());
+        // Nor does a request enter while a delivery's free is in S2, where it writes the
+        // table of delivered messages: the request's read of that table is never stale.
+        self.s2_free_dlv.next = self.s2_kind.q.val() == self.k_free_dlv.val();
         self.info_req.ready.next = !(self.dp_unres_pend.q.val()
             | self.s1_free.val()
             | self.s1_req.val()
             | self.dp_check_pend.q.val()
-            | self.free_pend.q.val()
+            | self.s2_free_dlv.val()
             | self.timer.source.valid.val()
             | self.reset.val());
+        // S0's priority: a release, a check that waited, a request, the check of a frame
+        // whose first beat is in this cycle (its fields straight from `sink`), a
+        // delivery's free, a timer event. (A request never waits for a free: at line rate
+        // the free would otherwise push the next packet's request back.)
+        self.dp_first.next = self.dp_beats.q.val() == self.zero_8.val();
+        // (`sink.ready` at a first beat, written out: the Verilog is one combinational
+        // block, which must not read the port it drives.)
+        self.dp_start.next = self.sink.valid.val()
+            & !self.sink.last.val()
+            & self.dp_first.val()
+            & !self.dp_outstanding.q.val()
+            & !self.reset.val();
         self.timer.source.ready.next = false;
         self.s0_kind.next = self.k_none.val();
+        self.s0_direct.next = false;
         if self.dp_unres_pend.q.val() {
             self.s0_kind.next = self.k_unres.val();
         } else if self.dp_check_pend.q.val() {
             self.s0_kind.next = self.k_check.val();
+        } else if self.info_req.valid.val() & self.info_req.ready.val() {
+            self.s0_kind.next = self.k_req.val();
+        } else if self.dp_start.val() {
+            self.s0_kind.next = self.k_check.val();
+            self.s0_direct.next = true;
         } else if self.free_pend.q.val() {
             self.s0_kind.next = self.k_free_dlv.val();
         } else if self.timer.source.valid.val() {
@@ -1255,8 +1271,6 @@ impl<
                 self.s0_kind.next = self.k_free_tmo.val();
                 self.timer.source.ready.next = true;
             }
-        } else if self.info_req.valid.val() & self.info_req.ready.val() {
-            self.s0_kind.next = self.k_req.val();
         }
         self.ip_hi.next = self.info_req.src_ip.val().get_bits::<16>(16);
         self.ip_lo.next = self.info_req.src_ip.val().get_bits::<16>(0);
@@ -1308,6 +1322,14 @@ impl<
             self.s1_txid.d.next = self.dp_txid.q.val();
             self.s1_len.d.next = self.dp_len.q.val();
             self.s1_off.d.next = self.dp_off.q.val();
+        }
+        if self.s0_direct.val() {
+            self.s1_id.d.next = self.sink.rx_msg_id.val().get_bits::<A>(0);
+            self.s1_ip.d.next = self.sink.remote_ip.val();
+            self.s1_port.d.next = self.sink.remote_port.val();
+            self.s1_txid.d.next = self.sink.tx_msg_id.val();
+            self.s1_len.d.next = self.sink.msg_len.val();
+            self.s1_off.d.next = self.sink.pkt_offset.val();
         }
 
         // ================= S2 decisions needed by S1 (frees this cycle) =================
@@ -1379,9 +1401,6 @@ impl<
         self.done_tab.write_data.next.src_ip = self.dwr_ip.val();
         self.done_tab.write_data.next.tx_msg_id = self.dwr_txid.val();
         self.done_tab.write_data.next.until_lo = self.expiry_lo.val();
-        self.dw_v.d.next = self.done_tab.write_enable.val();
-        self.dw_idx.d.next = self.done_tab.write_address.val();
-        self.dw.d.next = self.done_tab.write_data.val();
         if self.do_free.val() & (self.row.val().loc_kind == self.loc_cam.val()) {
             self.cam_del_mask.next =
                 self.one_cam.val() << self.row_loc_index.val().get_bits::<2>(0);
@@ -1489,32 +1508,18 @@ impl<
             }
         }
         // A late duplicate: same sender and slot as a delivered message, and a generation
-        // not newer (serial arithmetic), within `cfg.timeout` of its free. The entry is
-        // forwarded when written last cycle (the RAM read is stale); none is written this
-        // cycle while a request is in S1 (a free in S2 keeps requests out of S1).
-        self.d_fwd.next = self.dw_v.q.val() & (self.dw_idx.q.val() == self.s1_didx.q.val());
+        // not newer (serial arithmetic), within `cfg.timeout` of its free. The table's
+        // entry is current: a delivery's free writes it in S2, and no request is in S0 or
+        // S1 while the free is in S2 (`info_req.ready`).
         self.d_txid.next = self.done_tab.read_data.val().tx_msg_id;
         self.d_gap.next =
             self.d_txid.val().get_bits::<8>(8) - self.s1_txid.q.val().get_bits::<8>(8);
         self.d_age.next = self.now_lo.val() - self.done_tab.read_data.val().until_lo;
-        self.d_hit_r.next = self.done_tab.read_data.val().used
+        self.d_hit.next = self.done_tab.read_data.val().used
             & (self.done_tab.read_data.val().src_ip == self.s1_ip.q.val())
             & (self.d_txid.val().get_bits::<8>(0) == self.s1_txid.q.val().get_bits::<8>(0))
             & !self.d_gap.val().get_bit(7)
             & self.d_age.val().get_bit(31);
-        self.d_txid_f.next = self.dw.q.val().tx_msg_id;
-        self.d_gap_f.next =
-            self.d_txid_f.val().get_bits::<8>(8) - self.s1_txid.q.val().get_bits::<8>(8);
-        self.d_age_f.next = self.now_lo.val() - self.dw.q.val().until_lo;
-        self.d_hit_f.next = self.dw.q.val().used
-            & (self.dw.q.val().src_ip == self.s1_ip.q.val())
-            & (self.d_txid_f.val().get_bits::<8>(0) == self.s1_txid.q.val().get_bits::<8>(0))
-            & !self.d_gap_f.val().get_bit(7)
-            & self.d_age_f.val().get_bit(31);
-        self.d_hit.next = self.d_hit_r.val();
-        if self.d_fwd.val() {
-            self.d_hit.next = self.d_hit_f.val();
-        }
         self.alloc.next = (self.s1_kind.q.val() == self.k_req.val())
             & !self.hit.val()
             & !self.d_hit.val()
@@ -1815,16 +1820,19 @@ impl<
         self.s3_row.d.next = self.rows.write_data.val();
 
         // ================= data port =================
-        self.dp_first.next = self.dp_beats.q.val() == self.zero_8.val();
+        // While a check is outstanding, the header beats after the first are taken (the
+        // check needs no more than their time when S0 took it with the first beat).
         self.sink.ready.next = !self.reset.val()
             & (!self.dp_outstanding.q.val()
                 | (!self.dp_first.val()
-                    & (self.dp_beats.q.val().get_bits::<14>(2) == self.zero_14.val())
+                    & (self.dp_beats.q.val() < self.hdr_words.val())
                     & !self.sink.last.val()));
         self.dp_accept.next = self.sink.valid.val() & self.sink.ready.val();
-        // The packet's payload words, from the first beat's registers over two cycles (used
-        // from beat 8, and a last beat at index k >= 3 comes at least 3 cycles after the
-        // first; an earlier last beat never matches `dp_last_at`, which is at least 7):
+        // The packet's payload words, from the first beat's registers over two cycles
+        // (`dp_words` from the third cycle, `dp_last_at` from the fourth: used from beat
+        // HDR_WORDS = 3, which comes at least 3 cycles after the first; an earlier last
+        // beat is held by `sink.ready` until the check is done, by when `dp_last_at`, at
+        // least 3, is this frame's):
         // ceil(msg_len / 8) - 128 * offset, at most 128 (the offset's packet is the last one
         // exactly when that is at most 128; for an offset past the end the value is unused,
         // as the check fails).
@@ -1874,9 +1882,10 @@ impl<
                 self.dp_local_port.d.next = self.sink.local_port.val();
                 self.dp_cw.d.next = (self.sink.msg_len.val() + self.c7.val()) >> self.sh3.val();
                 self.v_ok.d.next = false;
-                // A one-beat frame cannot carry a payload: no check, just dropped below.
+                // A one-beat frame cannot carry a payload: no check, just dropped below. The
+                // check waits a cycle when S0 had an op of higher priority.
                 if !self.sink.last.val() {
-                    self.dp_check_pend.d.next = true;
+                    self.dp_check_pend.d.next = !self.s0_direct.val();
                     self.dp_outstanding.d.next = true;
                 }
             }
@@ -2041,7 +2050,6 @@ impl<
             self.cnt_bad_data.d.next = self.zero_32.val();
             self.cnt_late.d.next = self.zero_32.val();
             self.s2_done.d.next = false;
-            self.dw_v.d.next = false;
             self.s3_ins.d.next = false;
             self.fr_v.d.next = false;
             self.tc_valid.d.next = false;

@@ -20,7 +20,7 @@
 //! A frame for packet `k` of a message is [`HDR_WORDS`] header words (a deterministic
 //! counter pattern, [`header_word`]) and `ceil(pkt_bytes/8)` payload words, where the packet
 //! carries bytes `[k*1024, min(len, (k+1)*1024))`. Payload byte `i` of the packet is in word
-//! `8 + i/8`, bits `[63-8*(i%8) -: 8]` (first byte most significant); unused trailing bytes
+//! `HDR_WORDS + i/8`, bits `[63-8*(i%8) -: 8]` (first byte most significant); unused trailing bytes
 //! of the last word are 0. The Listing 3.1 metadata is held for the whole frame.
 //!
 //! Typical use (the checks: `testbench/tests/suite/reassembly_equivalence.rs`):
@@ -45,6 +45,10 @@
 //! ```
 use crate::workload::bits_u64;
 use nt_hdl::reassembly::{slot_hashes, Reassembly, HDR_WORDS, MAX_MSG_BYTES, PKT_BYTES};
+
+/// Header words of a packet on the wire (64 bytes), of which the parser passes the last
+/// [`HDR_WORDS`] on: what paces packets in [`RxKnobs::wire_paced`] runs.
+pub const WIRE_HDR_WORDS: u64 = 8;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
@@ -228,8 +232,9 @@ pub struct RxKnobs {
     /// Driver: probability of an idle cycle before presenting a request.
     pub p_req_gap: f64,
     /// Driver: packets arrive no faster than the wire brings them: after a packet's
-    /// request the next one waits for the packet's words (`HDR_WORDS` for a trimmed one)
-    /// at one word per cycle, whether or not its frame is passed on.
+    /// request the next one waits for the packet's words on the wire ([`WIRE_HDR_WORDS`]
+    /// and its payload's; the headers alone for a trimmed one) at one word per cycle,
+    /// whether or not its frame is passed on.
     pub wire_paced: bool,
     /// Driver: probability of an idle cycle before a beat on `sink` (never inside a stall).
     pub p_beat_gap: f64,
@@ -1095,7 +1100,7 @@ impl RxDriver {
                     } else {
                         0
                     };
-                    self.wire_free_at = cycle + HDR_WORDS + bytes.div_ceil(8);
+                    self.wire_free_at = cycle + WIRE_HDR_WORDS + bytes.div_ceil(8);
                 }
                 self.inflight.push_back((cycle, p));
                 self.last_activity = cycle;

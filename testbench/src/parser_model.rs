@@ -3,14 +3,16 @@
 //! [`check_frame`] is the frame-level specification: the verdict of SPEC §2's wire format
 //! and issue 5's checks on a frame's bytes, the first failing check naming the drop.
 //! [`ParserModel`] is the cycle-level scoreboard around it: it mirrors the ring's
-//! occupancy (a word that finds 2^9 words not yet read, or that follows one that did, is
-//! not stored and the frame is dropped as overflow), and checks in every cycle `ready`,
-//! `valid` on `source` (a frame can leave the cycle after its last word is in), every
-//! word, `last`, `empty` and header field on `source`, and every counter.
+//! occupancy (a frame's words from [`SKIP_WORDS`] on are stored; one that finds 2^9 words
+//! not yet read or 64 checked frames waiting, or that follows one that did, is not stored
+//! and the frame is dropped as overflow), and checks in every cycle `ready`, `valid` on
+//! `source` (a frame can leave the cycle after its last word is in), every word (a passed
+//! frame's from [`SKIP_WORDS`] on), `last`, `empty` and header field on `source`, and
+//! every counter.
 use nt_hdl::parser::{
     DROP_BAD_CHECKSUM, DROP_BAD_IP, DROP_BAD_LENGTH, DROP_BAD_PROTOCOL, DROP_BAD_TRANSPORT,
     DROP_NAMES, DROP_NOT_FOR_US, DROP_NOT_IPV4, DROP_OVERFLOW, DROP_REASONS, DROP_TOO_LONG,
-    DROP_TRUNCATED, MAX_FRAME_BYTES, MAX_MSG_BYTES, RING_A,
+    DROP_TRUNCATED, MAX_FRAME_BYTES, MAX_MSG_BYTES, RING_A, SKIP_WORDS,
 };
 use nt_sim::parser_workload::{Hdr, HostCfg, ParserIo};
 use nt_sim::wire::{
@@ -186,9 +188,10 @@ impl ParserModel {
         // Input.
         if io.sink_valid {
             let w = io.sink;
-            let full = self.used == 1 << RING_A;
-            let store = !full && !self.cur_ovf && self.cur.len() < 137;
-            if !store && self.cur.len() < 137 {
+            let full = self.used == 1 << RING_A || committed == 64;
+            let kept = self.cur.len() as u64 >= SKIP_WORDS && self.cur.len() < 137;
+            let store = kept && !full && !self.cur_ovf;
+            if kept && !store {
                 self.cur_ovf = true;
             }
             if store {
@@ -230,6 +233,7 @@ impl ParserModel {
                 }
                 // The words as they will leave: the frame re-cut (same bytes, same words).
                 debug_assert_eq!(to_words(&bytes), words);
+                let words = words[SKIP_WORDS as usize..].to_vec();
                 self.queue.push_back(Queued { words, hdr, end: t });
             }
             Err(r) => {

@@ -21,17 +21,19 @@
 //! `timeout` cycles after its last request, and not much later — see [`LATE_SLACK`]).
 //!
 //! # Ordering (one op pipeline, effects at S2)
-//! A request accepted in cycle `t` acts at `t+2`; a frame's data-port check at
-//! `b+3` (`b` = cycle of its first beat); a free at `f`, the cycle before it shows on
+//! A request accepted in cycle `t` acts at `t+2`; a frame's data-port check at `b+2`
+//! (`b` = cycle of its first beat: S0 takes it from the port in that cycle), or at `b+3`
+//! when a request accepted at `b` or a release has S0 then; a free at `f`, the cycle
+//! before it shows on
 //! `stat.freed_*` (it shows from S3). Events are applied in that order. A free's table
 //! deletion is seen by every later op; its id and buffer are allocatable from `f+3` on
 //! (they are pushed into the free-list FIFOs in S3, a FIFO's head shows one cycle after
 //! the push, and allocation reads them one stage before S2). A frame
 //! whose check passed but that turns out malformed at its last beat releases its offset
 //! (the block's UNRES op three cycles later; nothing can observe the difference). The
-//! UNRES (S0 at `L+1`) never meets the next frame's check (S0 at `b'+1 >= L+2`), except
-//! for a one-beat frame, whose first beat is its last: it gets no check at all and is
-//! dropped and counted at its last beat.
+//! UNRES has S0 at `L+1`, so the next frame's check, if its first beat is at `L+1`,
+//! waits a cycle. A one-beat frame, whose first beat is its last, gets no check at all
+//! and is dropped and counted at its last beat.
 use nt_hdl::reassembly::{
     done_index, is_late, slot_hashes, ReassemblyConfig, CAM_ENTRIES, HDR_WORDS, MAX_MSG_BYTES,
     PKT_BYTES,
@@ -237,6 +239,8 @@ pub struct ReassemblyModel {
     busy: Vec<u64>,
     /// S2 cycle of the last op the model put there (a free must not share it).
     last_op_s2: Option<u64>,
+    /// The cycle a release (UNRES) of a frame that failed at its last beat has S0.
+    unres_s0: Option<u64>,
     /// The request in S2 this cycle allocated.
     alloc_now: bool,
     counters: Counters,
@@ -327,6 +331,7 @@ impl ReassemblyModel {
             dlv_order: VecDeque::new(),
             busy: vec![],
             last_op_s2: None,
+            unres_s0: None,
             alloc_now: false,
             counters: Counters::default(),
             payloads: HashMap::new(),
@@ -499,9 +504,12 @@ impl ReassemblyModel {
                 inc: None,
                 ended: false,
             });
-            // A one-beat frame (first beat is also last) gets no check.
+            // A one-beat frame (first beat is also last) gets no check. The check has S0
+            // in the cycle of the first beat unless a request accepted in it or a release
+            // has S0 then; it waits a cycle behind them.
             if f.words.len() > 1 {
-                self.schedule(c + 3, Op::Check(f.seq))?;
+                let behind = o.req.is_some() || self.unres_s0 == Some(c);
+                self.schedule(c + if behind { 3 } else { 2 }, Op::Check(f.seq))?;
             }
         }
 
@@ -986,6 +994,7 @@ impl ReassemblyModel {
                 self.incs[ii].stored &= !(1 << off);
                 self.incs[ii].hold_end = c + 3;
                 self.add_busy(c + 3);
+                self.unres_s0 = Some(c + 1);
             }
             self.log(format!(
                 "L {c}: frame #{} dropped ({} words, {} expected, check {})",

@@ -447,24 +447,31 @@ fn senders_with_equal_ids_never_alias() {
     assert_eq!(tb.stat().6, 16);
 }
 
-/// Streams `n` single-packet messages of `len` bytes back to back; asserts that the input
-/// never stalls and every message is delivered intact.
+/// Streams `n` single-packet messages of `len` bytes at line rate, in the NIC's phases:
+/// packet `k`'s request is presented a packet's wire time (8 header words and its
+/// payload's) after packet `k-1`'s, as the ingress stage issues it with the parser's first
+/// word, and its frame ([`HDR_WORDS`] words and the payload) starts 3 cycles after the
+/// request, as the ingress stage passes it on. Asserts that every request is taken in the
+/// cycle it is presented, that the input never stalls, that every message is delivered
+/// intact and that each is delivered the same number of cycles after its request.
 fn line_rate(len: u16, n: u32) {
     let mut tb = Tb::new(&ReassemblyConfig::n16(), TIMEOUT);
-    let frame_words = HDR_WORDS + (len as u64 + 7) / 8;
-    // The ingress pipeline's order: the request of packet k is issued while packet k-1
-    // streams, so its response (2 cycles) is back before packet k's first beat.
+    let payload_words = (len as u64).div_ceil(8);
+    let wire_words = 8 + payload_words;
     let key = |k: u32| (0x0a00_0100 + (k % 20), 4000u16, (k / 20) as u16);
+    let t0 = tb.now() + 2;
+    let req_at = |k: u32| t0 + k as u64 * wire_words;
     let mut issued = 0u32;
     let mut sent = 0u32;
-    let mut first_beat = None;
     while sent < n {
-        if issued < n && issued <= sent + 1 && tb.reqs.is_empty() {
+        let now = tb.now();
+        if issued < n && now == req_at(issued) {
+            assert!(tb.reqs.is_empty(), "request {} not taken", issued - 1);
             let (ip, port, txid) = key(issued);
             tb.reqs.push_back(req(ip, port, txid, len, 0));
             issued += 1;
         }
-        if (sent as usize) < tb.resps.len() && tb.frames.len() < 2 {
+        if now == req_at(sent) + 3 {
             let r = tb.resps[sent as usize].1;
             assert!(!r.fail, "message {sent}: {r:?}");
             let (ip, port, txid) = key(sent);
@@ -472,42 +479,46 @@ fn line_rate(len: u16, n: u32) {
                 .push_back(frame(sent, ip, port, txid, len, 0, r.id));
             sent += 1;
         }
-        if first_beat.is_none() && !tb.frames.is_empty() {
-            first_beat = Some(tb.now());
-        }
         tb.cycle();
     }
-    while !tb.frames.is_empty() {
-        tb.cycle();
+    tb.run(wire_words + 50);
+    assert!(tb.frames.is_empty());
+    for k in 0..n {
+        assert_eq!(
+            tb.accepted_reqs[k as usize],
+            req_at(k),
+            "request {k} taken when presented"
+        );
     }
-    let start = first_beat.expect("started");
-    let end = *tb.last_beats.last().expect("frames");
-    tb.run(50);
     assert_eq!(tb.sink_stalls, 0, "the input never stalls");
-    assert_eq!(
-        end - start + 1,
-        frame_words * n as u64,
-        "one word per cycle, no gaps"
-    );
     let msgs = tb.messages();
     assert_eq!(msgs.len(), n as usize);
+    let lag = msgs[0].0 - req_at(0);
     for (k, m) in msgs.iter().enumerate() {
         let (ip, port, _) = key(k as u32);
         assert_eq!(m.1, expected_message(k as u32, ip, port, len));
+        assert_eq!(
+            m.0 - req_at(k as u32),
+            lag,
+            "message {k}: request -> delivery"
+        );
     }
+    // The request at the parser's first word, the frame 3 cycles later, its last word
+    // HDR_WORDS + payload - 1 after that, the app header 2 cycles later.
+    assert_eq!(lag, 3 + HDR_WORDS + payload_words - 1 + 2);
     let s = tb.stat();
     assert_eq!((s.0, s.6, s.7), (n as u64, 16, 24));
 }
 
 #[test]
 fn back_to_back_65_byte_packets_run_at_line_rate() {
-    // 1-byte messages: 65-byte packets, 9 words each (the thesis' worst case).
+    // 1-byte messages: 65-byte packets, 9 words each on the wire (the thesis' worst case).
     line_rate(1, 300);
 }
 
 #[test]
 fn back_to_back_65_byte_messages_run_at_line_rate() {
-    // 65-byte messages: 129-byte packets, 17 words each.
+    // 65-byte messages: 129-byte packets, 17 words each on the wire.
     line_rate(65, 200);
 }
 

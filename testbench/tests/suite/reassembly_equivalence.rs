@@ -100,8 +100,10 @@ type Corrupt<'a> = Box<dyn FnMut(&mut RxCycle) + 'a>;
 
 /// Harness options.
 struct Opts<'a> {
-    /// Fail as soon as `sink.ready` is low for a frame of `HDR_WORDS+1` words or more
-    /// (the contract); otherwise only when it stays low for 64 cycles.
+    /// Fail as soon as `sink.ready` is low for a frame of `HDR_WORDS+1` words or more,
+    /// but for one cycle before its beat `HDR_WORDS` (a check that waited behind a
+    /// request or a release: the contract); otherwise only when it stays low for 64
+    /// cycles.
     strict_sink_ready: bool,
     /// Called every cycle before the driver sets the inputs (directed tests).
     hook: Option<Hook<'a>>,
@@ -173,11 +175,15 @@ fn run_schedule<
         mon_src.check(c, o.out.valid, o.out.ready, &out, o.reset)?;
         mon_sink.check(c, o.sink_valid, o.sink_ready, &(), o.reset)?;
         model.step(&o)?;
-        // sink.ready: never low for a frame of HDR_WORDS+1 words or more, never for long.
+        // sink.ready: never low for a frame of HDR_WORDS+1 words or more (but for one
+        // cycle before beat HDR_WORDS), never for long.
         if o.sink_valid && !o.sink_ready {
             sink_wait += 1;
             let (f, i) = drv.current_frame().expect("a frame is being sent");
-            if (opts.strict_sink_ready && f.words.len() as u64 > HDR_WORDS) || sink_wait > 64 {
+            let late_check = i as u64 == HDR_WORDS && sink_wait == 1;
+            if (opts.strict_sink_ready && f.words.len() as u64 > HDR_WORDS && !late_check)
+                || sink_wait > 64
+            {
                 return Err(format!(
                     "cycle {c}: sink.ready: expected 1, got 0 (since cycle {}) at beat {i} of frame #{} ({} words, {:?}, id {} off {})\n  diagnosis: the data port stalls a frame of {} words{}\n  recent model events (oldest first):\n{}",
                     c + 1 - sink_wait,
@@ -187,7 +193,7 @@ fn run_schedule<
                     f.meta.rx_msg_id,
                     f.meta.pkt_offset,
                     f.words.len(),
-                    if sink_wait > 64 { "; it looks stuck" } else { "; the contract keeps ready high for frames of at least HDR_WORDS+1 words" },
+                    if sink_wait > 64 { "; it looks stuck" } else { "; the contract keeps ready high for frames of at least HDR_WORDS+1 words, but for a cycle before beat HDR_WORDS" },
                     model.recent()
                 ));
             }

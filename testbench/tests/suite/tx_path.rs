@@ -14,7 +14,7 @@
 use nt_hdl::arbiter::Arbiter;
 use nt_hdl::deparser::Deparser;
 use nt_hdl::packetization::{Packetization16, STATUS_DELIVERED};
-use nt_hdl::parser::Parser;
+use nt_hdl::parser::{Parser, SKIP_WORDS};
 use nt_hdl::pktgen::PacketGen16;
 use nt_hdl::pool::BufferConfig;
 use nt_sim::arb_workload::{drive_frame_sink, read_frame_beat};
@@ -262,9 +262,11 @@ fn messages_and_control_packets_cross_the_tx_path_and_pass_the_receivers_parser(
             if io.src.last {
                 let h = io.hdr;
                 if h.flags & FLAG_DATA != 0 {
-                    // Word j of the payload is word 128 * offset + j of one message.
-                    let m = frame[8] >> 32;
-                    for (j, w) in frame[8..].iter().enumerate() {
+                    // Word j of the payload is word 128 * offset + j of one message (the
+                    // parser sends a frame from its word SKIP_WORDS on).
+                    let pay = 8 - SKIP_WORDS as usize;
+                    let m = frame[pay] >> 32;
+                    for (j, w) in frame[pay..].iter().enumerate() {
                         assert_eq!(
                             (w >> 32, w & 0xffff_ffff),
                             (m, h.pkt_offset as u64 * 128 + j as u64),
