@@ -579,8 +579,16 @@ pub struct Reassembly<
     ip_lo: Signal<Local, Bits<16>>,
     s1_total: Signal<Local, Bits<6>>,
     s1_valid_req: Signal<Local, bool>,
-    r0: Signal<Local, TableRow>,
-    r1: Signal<Local, TableRow>,
+    /// Way `w`'s slot is the one the request in S3 inserted (`fwd_w`); the key matches
+    /// the RAM's entry (`m_w`, forwarded: `m_s3`); the entry's id (`id_w`). The compares
+    /// are made on both sources side by side and the forward picks a bit, not a row.
+    fwd0: Signal<Local, bool>,
+    fwd1: Signal<Local, bool>,
+    m_s3: Signal<Local, bool>,
+    m0: Signal<Local, bool>,
+    m1: Signal<Local, bool>,
+    id0: Signal<Local, Bits<16>>,
+    id1: Signal<Local, Bits<16>>,
     used0_now: Signal<Local, bool>,
     s1_free: Signal<Local, bool>,
     used1_now: Signal<Local, bool>,
@@ -910,8 +918,13 @@ impl<
             ip_lo: Default::default(),
             s1_total: Default::default(),
             s1_valid_req: Default::default(),
-            r0: Default::default(),
-            r1: Default::default(),
+            fwd0: Default::default(),
+            fwd1: Default::default(),
+            m_s3: Default::default(),
+            m0: Default::default(),
+            m1: Default::default(),
+            id0: Default::default(),
+            id1: Default::default(),
             used0_now: Default::default(),
             s1_free: Default::default(),
             used1_now: Default::default(),
@@ -1415,25 +1428,30 @@ impl<
         self.s1_valid_req.next = self.s1_vreq.q.val() & self.s1_voff.q.val();
         // Ways: a slot written by the request now in S3 is forwarded (S2 wrote it in the
         // cycle S0 read it for this op). No request is in S2 while one is in S1.
-        self.r0.next = self.way0.read_data.val();
-        if self.s3_ins.q.val()
+        self.fwd0.next = self.s3_ins.q.val()
             & (self.s3_loc_kind.q.val() == self.loc_way0.val())
-            & (self.s3_loc_index.q.val() == self.s1_slot0.q.val())
-        {
-            self.r0.next.src_ip = self.s3_ip.q.val();
-            self.r0.next.src_port = self.s3_port.q.val();
-            self.r0.next.tx_msg_id = self.s3_txid.q.val();
-            self.r0.next.rx_id = bit_cast::<16, A>(self.s3_id.q.val());
-        }
-        self.r1.next = self.way1.read_data.val();
-        if self.s3_ins.q.val()
+            & (self.s3_loc_index.q.val() == self.s1_slot0.q.val());
+        self.fwd1.next = self.s3_ins.q.val()
             & (self.s3_loc_kind.q.val() == self.loc_way1.val())
-            & (self.s3_loc_index.q.val() == self.s1_slot1.q.val())
-        {
-            self.r1.next.src_ip = self.s3_ip.q.val();
-            self.r1.next.src_port = self.s3_port.q.val();
-            self.r1.next.tx_msg_id = self.s3_txid.q.val();
-            self.r1.next.rx_id = bit_cast::<16, A>(self.s3_id.q.val());
+            & (self.s3_loc_index.q.val() == self.s1_slot1.q.val());
+        self.m_s3.next = (self.s3_ip.q.val() == self.s1_ip.q.val())
+            & (self.s3_port.q.val() == self.s1_port.q.val())
+            & (self.s3_txid.q.val() == self.s1_txid.q.val());
+        self.m0.next = (self.way0.read_data.val().src_ip == self.s1_ip.q.val())
+            & (self.way0.read_data.val().src_port == self.s1_port.q.val())
+            & (self.way0.read_data.val().tx_msg_id == self.s1_txid.q.val());
+        self.id0.next = self.way0.read_data.val().rx_id;
+        if self.fwd0.val() {
+            self.m0.next = self.m_s3.val();
+            self.id0.next = bit_cast::<16, A>(self.s3_id.q.val());
+        }
+        self.m1.next = (self.way1.read_data.val().src_ip == self.s1_ip.q.val())
+            & (self.way1.read_data.val().src_port == self.s1_port.q.val())
+            & (self.way1.read_data.val().tx_msg_id == self.s1_txid.q.val());
+        self.id1.next = self.way1.read_data.val().rx_id;
+        if self.fwd1.val() {
+            self.m1.next = self.m_s3.val();
+            self.id1.next = bit_cast::<16, A>(self.s3_id.q.val());
         }
         // No request is in S1 while a free or a request is in S2 (S0), so the table's
         // registers are current.
@@ -1453,21 +1471,13 @@ impl<
                 self.hit_id.next = self.cam_id[i].q.val();
             }
         }
-        if self.used1_now.val()
-            & (self.r1.val().src_ip == self.s1_ip.q.val())
-            & (self.r1.val().src_port == self.s1_port.q.val())
-            & (self.r1.val().tx_msg_id == self.s1_txid.q.val())
-        {
+        if self.used1_now.val() & self.m1.val() {
             self.hit.next = true;
-            self.hit_id.next = self.r1.val().rx_id;
+            self.hit_id.next = self.id1.val();
         }
-        if self.used0_now.val()
-            & (self.r0.val().src_ip == self.s1_ip.q.val())
-            & (self.r0.val().src_port == self.s1_port.q.val())
-            & (self.r0.val().tx_msg_id == self.s1_txid.q.val())
-        {
+        if self.used0_now.val() & self.m0.val() {
             self.hit.next = true;
-            self.hit_id.next = self.r0.val().rx_id;
+            self.hit_id.next = self.id0.val();
         }
         // Free CAM entry: the lowest.
         self.cam_free_any.next = false;
