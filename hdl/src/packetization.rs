@@ -601,6 +601,14 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     give_up: Signal<Local, bool>,
     tmo_ok: Signal<Local, bool>,
     probe_q: Signal<Local, bool>,
+    /// `max_tx < total` and `tcnt >= max_timeouts` of the RAM's row and of the forwarded
+    /// one, side by side (the forward picks a bit: no multiplexer before the compares).
+    lt_ram: Signal<Local, bool>,
+    lt_fwd: Signal<Local, bool>,
+    lt_total: Signal<Local, bool>,
+    ge_ram: Signal<Local, bool>,
+    ge_fwd: Signal<Local, bool>,
+    tcnt_out: Signal<Local, bool>,
     /// The first offset not yet sent (one-hot), a timeout's probe.
     probe_bit: Signal<Local, Bits<MAX_PKTS>>,
     /// S1: offsets below `s1_n`.
@@ -876,6 +884,12 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             give_up: Default::default(),
             tmo_ok: Default::default(),
             probe_q: Default::default(),
+            lt_ram: Default::default(),
+            lt_fwd: Default::default(),
+            lt_total: Default::default(),
+            ge_ram: Default::default(),
+            ge_fwd: Default::default(),
+            tcnt_out: Default::default(),
             probe_bit: Default::default(),
             bn_s1: Default::default(),
             take_pkt: Default::default(),
@@ -1589,8 +1603,17 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         // below the armed maxTxPktOffset.
         self.tmo_ok.next = (self.s2_kind.q.val() == self.kinds[5].val())
             & (self.row.val().gen == self.s2_gen.q.val());
-        self.give_up.next =
-            self.tmo_ok.val() & (self.row.val().tcnt >= self.cfg.max_timeouts.val());
+        self.lt_ram.next = self.rows.read_data.val().max_tx < self.rows.read_data.val().total;
+        self.lt_fwd.next = self.s4_row.q.val().max_tx < self.s4_row.q.val().total;
+        self.ge_ram.next = self.rows.read_data.val().tcnt >= self.cfg.max_timeouts.val();
+        self.ge_fwd.next = self.s4_row.q.val().tcnt >= self.cfg.max_timeouts.val();
+        self.lt_total.next = self.lt_ram.val();
+        self.tcnt_out.next = self.ge_ram.val();
+        if self.s2_fwd.q.val() {
+            self.lt_total.next = self.lt_fwd.val();
+            self.tcnt_out.next = self.ge_fwd.val();
+        }
+        self.give_up.next = self.tmo_ok.val() & self.tcnt_out.val();
         self.rtx_set.next = !self.row.val().delivered & self.s2_bn.q.val() & self.full.val();
         // Nothing to retransmit but the message is not done: the credit that would let it
         // go on was lost. Probe with the first packet not yet sent.
@@ -1600,8 +1623,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
                 self.probe_bit.next = self.probe_bit.val() | self.bit_p[i].val();
             }
         }
-        self.probe_q.next = (self.rtx_set.val() == self.zero_p.val())
-            & (self.row.val().max_tx < self.row.val().total);
+        self.probe_q.next = (self.rtx_set.val() == self.zero_p.val()) & self.lt_total.val();
         if self.tmo_ok.val() & !self.give_up.val() {
             if self.row.val().max_tx > self.s2_n.q.val() {
                 self.nr.next.tcnt = self.zero_8.val();

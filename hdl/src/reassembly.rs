@@ -1459,6 +1459,9 @@ impl<
         self.used1_now.next = self.used1.q.val().get_bit(self.s1_slot1.q.val().index());
         self.cam_used_now.next = self.cam_used.q.val();
 
+        // A key is in the table at most once (a request inserts it only when it missed),
+        // so at most one place matches: the id is the OR of the matching places' ids, a
+        // tree rather than a chain of priority multiplexers before the row's address.
         self.hit.next = false;
         self.hit_id.next = self.zero_16.val();
         for i in 0..CAM_ENTRIES {
@@ -1468,16 +1471,16 @@ impl<
                 & (self.cam_txid[i].q.val() == self.s1_txid.q.val())
             {
                 self.hit.next = true;
-                self.hit_id.next = self.cam_id[i].q.val();
+                self.hit_id.next = self.hit_id.val() | self.cam_id[i].q.val();
             }
         }
         if self.used1_now.val() & self.m1.val() {
             self.hit.next = true;
-            self.hit_id.next = self.id1.val();
+            self.hit_id.next = self.hit_id.val() | self.id1.val();
         }
         if self.used0_now.val() & self.m0.val() {
             self.hit.next = true;
-            self.hit_id.next = self.id0.val();
+            self.hit_id.next = self.hit_id.val() | self.id0.val();
         }
         // Free CAM entry: the lowest.
         self.cam_free_any.next = false;
@@ -1590,7 +1593,13 @@ impl<
             }
         }
         self.s2_id.d.next = self.row_id.val();
-        self.rows.read_address.next = self.row_id.val();
+        // The row is read at the hit's id for a request (0 on a miss: a new message's row
+        // is written whole in S2, a failed request's is not used), so the allocation's
+        // choice is not before the row RAM's address.
+        self.rows.read_address.next = self.s1_id.q.val();
+        if self.s1_kind.q.val() == self.k_req.val() {
+            self.rows.read_address.next = self.hit_id.val().get_bits::<A>(0);
+        }
 
         // The allocation S1 chose, carried out in S2 from registers: the id and the buffer
         // leave their free lists, the key enters the table.
