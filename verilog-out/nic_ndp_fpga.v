@@ -4371,6 +4371,7 @@ module nic_ndp_fpga$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,si
     localparam  beat$5 = 8'h5;
     localparam  beat$6 = 8'h6;
     localparam  beat$7 = 8'h7;
+    localparam  skip_8 = 8'h5;
     localparam  homa = 1'b0;
     localparam  bolt = 1'b0;
     localparam  bolt_src = 8'h20;
@@ -4603,6 +4604,7 @@ module nic_ndp_fpga$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,si
     
     // Local signals
     reg  word_in;
+    reg  kept;
     reg  frame_end;
     reg  full;
     reg  store;
@@ -5109,7 +5111,7 @@ module nic_ndp_fpga$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,si
     end
     always @(*) begin
         vq_last_beat$d = vq_last_beat$q;
-        vq_last_beat$d = beats$q;
+        vq_last_beat$d = beats$q - skip_8;
     end
     always @(*) begin
         vq_empty$d = vq_empty$q;
@@ -5167,10 +5169,13 @@ module nic_ndp_fpga$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,si
         frame_end = word_in & sink$last;
     end
     always @(*) begin
-        full = used$q[32'h9];
+        full = used$q[32'h9] | vq_cnt$q[32'h6];
     end
     always @(*) begin
-        store = word_in & ~full & ~ovf$q & (beats$q < c137_8);
+        kept = beats$q >= skip_8;
+    end
+    always @(*) begin
+        store = word_in & kept & ~full & ~ovf$q & (beats$q < c137_8);
     end
     always @(*) begin
         ring$write_enable = store;
@@ -5341,7 +5346,7 @@ module nic_ndp_fpga$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,si
         end
     end
     always @(*) begin
-        c_ovf = ovf$q | (full & (beats$q < c137_8));
+        c_ovf = ovf$q | (full & kept & (beats$q < c137_8));
     end
     always @(*) begin
         c_long = beats$q > c135_8;
@@ -5437,7 +5442,7 @@ module nic_ndp_fpga$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,si
             if (beats$q != c255_8) begin
                 beats$d = beats$q + one_8;
             end
-            if (~store & (beats$q < c137_8)) begin
+            if (~store & kept & (beats$q < c137_8)) begin
                 ovf$d = 1'b1;
             end
         end
@@ -5565,7 +5570,7 @@ module nic_ndp_fpga$parser(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,si
         vh[320+:16] = ip_pay$q;
     end
     always @(*) begin
-        v[0+:8] = beats$q;
+        v[0+:8] = beats$q - skip_8;
         v[8+:3] = sink$empty;
         v[11+:336] = vh;
     end
@@ -9544,6 +9549,12 @@ module nic_ndp_fpga$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     reg  give_up;
     reg  tmo_ok;
     reg  probe_q;
+    reg  lt_ram;
+    reg  lt_fwd;
+    reg  lt_total;
+    reg  ge_ram;
+    reg  ge_fwd;
+    reg  tcnt_out;
     reg  [37:0] probe_bit;
     reg  [37:0] bn_s1;
     reg  take_pkt;
@@ -11211,7 +11222,17 @@ module nic_ndp_fpga$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             nr[154+:1] = s2_allow$q;
         end
         tmo_ok = (s2_kind$q == kinds$5) & (row[269+:8] == s2_gen$q);
-        give_up = tmo_ok & (row[130+:8] >= cfg$max_timeouts);
+        lt_ram = rows$read_data[122+:8] < rows$read_data[138+:8];
+        lt_fwd = s4_row$q[122+:8] < s4_row$q[138+:8];
+        ge_ram = rows$read_data[130+:8] >= cfg$max_timeouts;
+        ge_fwd = s4_row$q[130+:8] >= cfg$max_timeouts;
+        lt_total = lt_ram;
+        tcnt_out = ge_ram;
+        if (s2_fwd$q) begin
+            lt_total = lt_fwd;
+            tcnt_out = ge_fwd;
+        end
+        give_up = tmo_ok & tcnt_out;
         rtx_set = ~row[0+:38] & s2_bn$q & full;
         probe_bit = zero_p;
         if (row[122+:8] == off_code$0) begin
@@ -11328,7 +11349,7 @@ module nic_ndp_fpga$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         if (row[122+:8] == off_code$37) begin
             probe_bit = probe_bit | bit_p$37;
         end
-        probe_q = (rtx_set == zero_p) & (row[122+:8] < row[138+:8]);
+        probe_q = (rtx_set == zero_p) & lt_total;
         if (tmo_ok & ~give_up) begin
             if (row[122+:8] > s2_n$q) begin
                 nr[130+:8] = zero_8;
@@ -12301,9 +12322,12 @@ module nic_ndp_fpga$pkt$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,c
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  [4:0] ram_cnt$d;
-    wire  [4:0] ram_cnt$q;
-    reg  ram_cnt$clock;
+    reg  [4:0] cp_x$d;
+    wire  [4:0] cp_x$q;
+    reg  cp_x$clock;
+    reg  [4:0] cm_n$d;
+    wire  [4:0] cm_n$q;
+    reg  cm_n$clock;
     reg  [23:0] h0$d;
     wire  [23:0] h0$q;
     reg  h0$clock;
@@ -12321,6 +12345,8 @@ module nic_ndp_fpga$pkt$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,c
     reg  rd_v$clock;
     
     // Local signals
+    reg  [4:0] cnt_p1;
+    reg  [4:0] cnt_m1;
     reg  push_ok;
     reg  pop_ok;
     reg  ram_empty;
@@ -12355,10 +12381,15 @@ module nic_ndp_fpga$pkt$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,c
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    nic_ndp_fpga$pkt$cls_ret$0$ram_cnt ram_cnt(
-        .d(ram_cnt$d),
-        .q(ram_cnt$q),
-        .clock(ram_cnt$clock)
+    nic_ndp_fpga$pkt$cls_ret$0$cp_x cp_x(
+        .d(cp_x$d),
+        .q(cp_x$q),
+        .clock(cp_x$clock)
+    );
+    nic_ndp_fpga$pkt$cls_ret$0$cm_n cm_n(
+        .d(cm_n$d),
+        .q(cm_n$q),
+        .clock(cm_n$clock)
     );
     nic_ndp_fpga$pkt$cls_ret$0$h0 h0(
         .d(h0$d),
@@ -12391,7 +12422,8 @@ module nic_ndp_fpga$pkt$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,c
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        ram_cnt$clock = clock;
+        cp_x$clock = clock;
+        cm_n$clock = clock;
         h0$clock = clock;
         h1$clock = clock;
         v0$clock = clock;
@@ -12400,7 +12432,8 @@ module nic_ndp_fpga$pkt$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,c
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        ram_cnt$d = ram_cnt$q;
+        cp_x$d = cp_x$q;
+        cm_n$d = cm_n$q;
         h0$d = h0$q;
         h1$d = h1$q;
         v0$d = v0$q;
@@ -12410,7 +12443,7 @@ module nic_ndp_fpga$pkt$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,c
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & v0$q;
-        ram_empty = ram_cnt$q == zero_c;
+        ram_empty = wp$q == rp$q;
         a2 = (v1$q | rd_v$q) & ~pop_ok;
         a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
         direct = push_ok & ram_empty & ~a2;
@@ -12452,17 +12485,17 @@ module nic_ndp_fpga$pkt$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,c
         if (to_ram) begin
             wp$d = wp$q + one_a;
         end
-        if (to_ram & ~issue) begin
-            ram_cnt$d = ram_cnt$q + one_c;
-        end
-        if (issue & ~to_ram) begin
-            ram_cnt$d = ram_cnt$q - one_c;
-        end
+        cnt_p1 = cp_x$q ^ one_c;
+        cnt_m1 = ~cm_n$q;
         if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
+            cnt$d = cnt_p1;
+            cp_x$d = (cnt_p1 + one_c) ^ one_c;
+            cm_n$d = ~cnt$q;
         end
         if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
+            cnt$d = cnt_m1;
+            cp_x$d = cnt$q ^ one_c;
+            cm_n$d = cm_n$q + one_c;
         end
         head = h0$q;
         nonempty = v0$q;
@@ -12471,7 +12504,8 @@ module nic_ndp_fpga$pkt$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,c
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            ram_cnt$d = zero_c;
+            cp_x$d = zero_c;
+            cm_n$d = zero_c;
             v0$d = 1'b0;
             v1$d = 1'b0;
             rd_v$d = 1'b0;
@@ -12479,6 +12513,25 @@ module nic_ndp_fpga$pkt$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,c
     end
     
 endmodule // nic_ndp_fpga$pkt$cls_ret$0
+
+
+module nic_ndp_fpga$pkt$cls_ret$0$cm_n(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$cls_ret$0$cm_n
 
 
 module nic_ndp_fpga$pkt$cls_ret$0$cnt(d,q,clock);
@@ -12498,6 +12551,25 @@ module nic_ndp_fpga$pkt$cls_ret$0$cnt(d,q,clock);
     end
           
 endmodule // nic_ndp_fpga$pkt$cls_ret$0$cnt
+
+
+module nic_ndp_fpga$pkt$cls_ret$0$cp_x(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$cls_ret$0$cp_x
 
 
 module nic_ndp_fpga$pkt$cls_ret$0$h0(d,q,clock);
@@ -12536,25 +12608,6 @@ module nic_ndp_fpga$pkt$cls_ret$0$h1(d,q,clock);
     end
           
 endmodule // nic_ndp_fpga$pkt$cls_ret$0$h1
-
-
-module nic_ndp_fpga$pkt$cls_ret$0$ram_cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_fpga$pkt$cls_ret$0$ram_cnt
 
 
 module nic_ndp_fpga$pkt$cls_ret$0$rd_v(d,q,clock);
@@ -12717,9 +12770,12 @@ module nic_ndp_fpga$pkt$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,c
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  [4:0] ram_cnt$d;
-    wire  [4:0] ram_cnt$q;
-    reg  ram_cnt$clock;
+    reg  [4:0] cp_x$d;
+    wire  [4:0] cp_x$q;
+    reg  cp_x$clock;
+    reg  [4:0] cm_n$d;
+    wire  [4:0] cm_n$q;
+    reg  cm_n$clock;
     reg  [23:0] h0$d;
     wire  [23:0] h0$q;
     reg  h0$clock;
@@ -12737,6 +12793,8 @@ module nic_ndp_fpga$pkt$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,c
     reg  rd_v$clock;
     
     // Local signals
+    reg  [4:0] cnt_p1;
+    reg  [4:0] cnt_m1;
     reg  push_ok;
     reg  pop_ok;
     reg  ram_empty;
@@ -12771,10 +12829,15 @@ module nic_ndp_fpga$pkt$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,c
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    nic_ndp_fpga$pkt$cls_ret$1$ram_cnt ram_cnt(
-        .d(ram_cnt$d),
-        .q(ram_cnt$q),
-        .clock(ram_cnt$clock)
+    nic_ndp_fpga$pkt$cls_ret$1$cp_x cp_x(
+        .d(cp_x$d),
+        .q(cp_x$q),
+        .clock(cp_x$clock)
+    );
+    nic_ndp_fpga$pkt$cls_ret$1$cm_n cm_n(
+        .d(cm_n$d),
+        .q(cm_n$q),
+        .clock(cm_n$clock)
     );
     nic_ndp_fpga$pkt$cls_ret$1$h0 h0(
         .d(h0$d),
@@ -12807,7 +12870,8 @@ module nic_ndp_fpga$pkt$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,c
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        ram_cnt$clock = clock;
+        cp_x$clock = clock;
+        cm_n$clock = clock;
         h0$clock = clock;
         h1$clock = clock;
         v0$clock = clock;
@@ -12816,7 +12880,8 @@ module nic_ndp_fpga$pkt$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,c
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        ram_cnt$d = ram_cnt$q;
+        cp_x$d = cp_x$q;
+        cm_n$d = cm_n$q;
         h0$d = h0$q;
         h1$d = h1$q;
         v0$d = v0$q;
@@ -12826,7 +12891,7 @@ module nic_ndp_fpga$pkt$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,c
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & v0$q;
-        ram_empty = ram_cnt$q == zero_c;
+        ram_empty = wp$q == rp$q;
         a2 = (v1$q | rd_v$q) & ~pop_ok;
         a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
         direct = push_ok & ram_empty & ~a2;
@@ -12868,17 +12933,17 @@ module nic_ndp_fpga$pkt$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,c
         if (to_ram) begin
             wp$d = wp$q + one_a;
         end
-        if (to_ram & ~issue) begin
-            ram_cnt$d = ram_cnt$q + one_c;
-        end
-        if (issue & ~to_ram) begin
-            ram_cnt$d = ram_cnt$q - one_c;
-        end
+        cnt_p1 = cp_x$q ^ one_c;
+        cnt_m1 = ~cm_n$q;
         if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
+            cnt$d = cnt_p1;
+            cp_x$d = (cnt_p1 + one_c) ^ one_c;
+            cm_n$d = ~cnt$q;
         end
         if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
+            cnt$d = cnt_m1;
+            cp_x$d = cnt$q ^ one_c;
+            cm_n$d = cm_n$q + one_c;
         end
         head = h0$q;
         nonempty = v0$q;
@@ -12887,7 +12952,8 @@ module nic_ndp_fpga$pkt$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,c
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            ram_cnt$d = zero_c;
+            cp_x$d = zero_c;
+            cm_n$d = zero_c;
             v0$d = 1'b0;
             v1$d = 1'b0;
             rd_v$d = 1'b0;
@@ -12895,6 +12961,25 @@ module nic_ndp_fpga$pkt$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,c
     end
     
 endmodule // nic_ndp_fpga$pkt$cls_ret$1
+
+
+module nic_ndp_fpga$pkt$cls_ret$1$cm_n(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$cls_ret$1$cm_n
 
 
 module nic_ndp_fpga$pkt$cls_ret$1$cnt(d,q,clock);
@@ -12914,6 +12999,25 @@ module nic_ndp_fpga$pkt$cls_ret$1$cnt(d,q,clock);
     end
           
 endmodule // nic_ndp_fpga$pkt$cls_ret$1$cnt
+
+
+module nic_ndp_fpga$pkt$cls_ret$1$cp_x(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$cls_ret$1$cp_x
 
 
 module nic_ndp_fpga$pkt$cls_ret$1$h0(d,q,clock);
@@ -12952,25 +13056,6 @@ module nic_ndp_fpga$pkt$cls_ret$1$h1(d,q,clock);
     end
           
 endmodule // nic_ndp_fpga$pkt$cls_ret$1$h1
-
-
-module nic_ndp_fpga$pkt$cls_ret$1$ram_cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_fpga$pkt$cls_ret$1$ram_cnt
 
 
 module nic_ndp_fpga$pkt$cls_ret$1$rd_v(d,q,clock);
@@ -13133,9 +13218,12 @@ module nic_ndp_fpga$pkt$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,c
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  [4:0] ram_cnt$d;
-    wire  [4:0] ram_cnt$q;
-    reg  ram_cnt$clock;
+    reg  [4:0] cp_x$d;
+    wire  [4:0] cp_x$q;
+    reg  cp_x$clock;
+    reg  [4:0] cm_n$d;
+    wire  [4:0] cm_n$q;
+    reg  cm_n$clock;
     reg  [23:0] h0$d;
     wire  [23:0] h0$q;
     reg  h0$clock;
@@ -13153,6 +13241,8 @@ module nic_ndp_fpga$pkt$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,c
     reg  rd_v$clock;
     
     // Local signals
+    reg  [4:0] cnt_p1;
+    reg  [4:0] cnt_m1;
     reg  push_ok;
     reg  pop_ok;
     reg  ram_empty;
@@ -13187,10 +13277,15 @@ module nic_ndp_fpga$pkt$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,c
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    nic_ndp_fpga$pkt$cls_ret$2$ram_cnt ram_cnt(
-        .d(ram_cnt$d),
-        .q(ram_cnt$q),
-        .clock(ram_cnt$clock)
+    nic_ndp_fpga$pkt$cls_ret$2$cp_x cp_x(
+        .d(cp_x$d),
+        .q(cp_x$q),
+        .clock(cp_x$clock)
+    );
+    nic_ndp_fpga$pkt$cls_ret$2$cm_n cm_n(
+        .d(cm_n$d),
+        .q(cm_n$q),
+        .clock(cm_n$clock)
     );
     nic_ndp_fpga$pkt$cls_ret$2$h0 h0(
         .d(h0$d),
@@ -13223,7 +13318,8 @@ module nic_ndp_fpga$pkt$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,c
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        ram_cnt$clock = clock;
+        cp_x$clock = clock;
+        cm_n$clock = clock;
         h0$clock = clock;
         h1$clock = clock;
         v0$clock = clock;
@@ -13232,7 +13328,8 @@ module nic_ndp_fpga$pkt$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,c
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        ram_cnt$d = ram_cnt$q;
+        cp_x$d = cp_x$q;
+        cm_n$d = cm_n$q;
         h0$d = h0$q;
         h1$d = h1$q;
         v0$d = v0$q;
@@ -13242,7 +13339,7 @@ module nic_ndp_fpga$pkt$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,c
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & v0$q;
-        ram_empty = ram_cnt$q == zero_c;
+        ram_empty = wp$q == rp$q;
         a2 = (v1$q | rd_v$q) & ~pop_ok;
         a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
         direct = push_ok & ram_empty & ~a2;
@@ -13284,17 +13381,17 @@ module nic_ndp_fpga$pkt$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,c
         if (to_ram) begin
             wp$d = wp$q + one_a;
         end
-        if (to_ram & ~issue) begin
-            ram_cnt$d = ram_cnt$q + one_c;
-        end
-        if (issue & ~to_ram) begin
-            ram_cnt$d = ram_cnt$q - one_c;
-        end
+        cnt_p1 = cp_x$q ^ one_c;
+        cnt_m1 = ~cm_n$q;
         if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
+            cnt$d = cnt_p1;
+            cp_x$d = (cnt_p1 + one_c) ^ one_c;
+            cm_n$d = ~cnt$q;
         end
         if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
+            cnt$d = cnt_m1;
+            cp_x$d = cnt$q ^ one_c;
+            cm_n$d = cm_n$q + one_c;
         end
         head = h0$q;
         nonempty = v0$q;
@@ -13303,7 +13400,8 @@ module nic_ndp_fpga$pkt$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,c
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            ram_cnt$d = zero_c;
+            cp_x$d = zero_c;
+            cm_n$d = zero_c;
             v0$d = 1'b0;
             v1$d = 1'b0;
             rd_v$d = 1'b0;
@@ -13311,6 +13409,25 @@ module nic_ndp_fpga$pkt$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,c
     end
     
 endmodule // nic_ndp_fpga$pkt$cls_ret$2
+
+
+module nic_ndp_fpga$pkt$cls_ret$2$cm_n(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$cls_ret$2$cm_n
 
 
 module nic_ndp_fpga$pkt$cls_ret$2$cnt(d,q,clock);
@@ -13330,6 +13447,25 @@ module nic_ndp_fpga$pkt$cls_ret$2$cnt(d,q,clock);
     end
           
 endmodule // nic_ndp_fpga$pkt$cls_ret$2$cnt
+
+
+module nic_ndp_fpga$pkt$cls_ret$2$cp_x(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$cls_ret$2$cp_x
 
 
 module nic_ndp_fpga$pkt$cls_ret$2$h0(d,q,clock);
@@ -13368,25 +13504,6 @@ module nic_ndp_fpga$pkt$cls_ret$2$h1(d,q,clock);
     end
           
 endmodule // nic_ndp_fpga$pkt$cls_ret$2$h1
-
-
-module nic_ndp_fpga$pkt$cls_ret$2$ram_cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_fpga$pkt$cls_ret$2$ram_cnt
 
 
 module nic_ndp_fpga$pkt$cls_ret$2$rd_v(d,q,clock);
@@ -13549,9 +13666,12 @@ module nic_ndp_fpga$pkt$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,c
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  [4:0] ram_cnt$d;
-    wire  [4:0] ram_cnt$q;
-    reg  ram_cnt$clock;
+    reg  [4:0] cp_x$d;
+    wire  [4:0] cp_x$q;
+    reg  cp_x$clock;
+    reg  [4:0] cm_n$d;
+    wire  [4:0] cm_n$q;
+    reg  cm_n$clock;
     reg  [23:0] h0$d;
     wire  [23:0] h0$q;
     reg  h0$clock;
@@ -13569,6 +13689,8 @@ module nic_ndp_fpga$pkt$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,c
     reg  rd_v$clock;
     
     // Local signals
+    reg  [4:0] cnt_p1;
+    reg  [4:0] cnt_m1;
     reg  push_ok;
     reg  pop_ok;
     reg  ram_empty;
@@ -13603,10 +13725,15 @@ module nic_ndp_fpga$pkt$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,c
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    nic_ndp_fpga$pkt$cls_ret$3$ram_cnt ram_cnt(
-        .d(ram_cnt$d),
-        .q(ram_cnt$q),
-        .clock(ram_cnt$clock)
+    nic_ndp_fpga$pkt$cls_ret$3$cp_x cp_x(
+        .d(cp_x$d),
+        .q(cp_x$q),
+        .clock(cp_x$clock)
+    );
+    nic_ndp_fpga$pkt$cls_ret$3$cm_n cm_n(
+        .d(cm_n$d),
+        .q(cm_n$q),
+        .clock(cm_n$clock)
     );
     nic_ndp_fpga$pkt$cls_ret$3$h0 h0(
         .d(h0$d),
@@ -13639,7 +13766,8 @@ module nic_ndp_fpga$pkt$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,c
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        ram_cnt$clock = clock;
+        cp_x$clock = clock;
+        cm_n$clock = clock;
         h0$clock = clock;
         h1$clock = clock;
         v0$clock = clock;
@@ -13648,7 +13776,8 @@ module nic_ndp_fpga$pkt$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,c
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        ram_cnt$d = ram_cnt$q;
+        cp_x$d = cp_x$q;
+        cm_n$d = cm_n$q;
         h0$d = h0$q;
         h1$d = h1$q;
         v0$d = v0$q;
@@ -13658,7 +13787,7 @@ module nic_ndp_fpga$pkt$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,c
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & v0$q;
-        ram_empty = ram_cnt$q == zero_c;
+        ram_empty = wp$q == rp$q;
         a2 = (v1$q | rd_v$q) & ~pop_ok;
         a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
         direct = push_ok & ram_empty & ~a2;
@@ -13700,17 +13829,17 @@ module nic_ndp_fpga$pkt$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,c
         if (to_ram) begin
             wp$d = wp$q + one_a;
         end
-        if (to_ram & ~issue) begin
-            ram_cnt$d = ram_cnt$q + one_c;
-        end
-        if (issue & ~to_ram) begin
-            ram_cnt$d = ram_cnt$q - one_c;
-        end
+        cnt_p1 = cp_x$q ^ one_c;
+        cnt_m1 = ~cm_n$q;
         if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
+            cnt$d = cnt_p1;
+            cp_x$d = (cnt_p1 + one_c) ^ one_c;
+            cm_n$d = ~cnt$q;
         end
         if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
+            cnt$d = cnt_m1;
+            cp_x$d = cnt$q ^ one_c;
+            cm_n$d = cm_n$q + one_c;
         end
         head = h0$q;
         nonempty = v0$q;
@@ -13719,7 +13848,8 @@ module nic_ndp_fpga$pkt$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,c
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            ram_cnt$d = zero_c;
+            cp_x$d = zero_c;
+            cm_n$d = zero_c;
             v0$d = 1'b0;
             v1$d = 1'b0;
             rd_v$d = 1'b0;
@@ -13727,6 +13857,25 @@ module nic_ndp_fpga$pkt$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,c
     end
     
 endmodule // nic_ndp_fpga$pkt$cls_ret$3
+
+
+module nic_ndp_fpga$pkt$cls_ret$3$cm_n(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$cls_ret$3$cm_n
 
 
 module nic_ndp_fpga$pkt$cls_ret$3$cnt(d,q,clock);
@@ -13746,6 +13895,25 @@ module nic_ndp_fpga$pkt$cls_ret$3$cnt(d,q,clock);
     end
           
 endmodule // nic_ndp_fpga$pkt$cls_ret$3$cnt
+
+
+module nic_ndp_fpga$pkt$cls_ret$3$cp_x(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$cls_ret$3$cp_x
 
 
 module nic_ndp_fpga$pkt$cls_ret$3$h0(d,q,clock);
@@ -13784,25 +13952,6 @@ module nic_ndp_fpga$pkt$cls_ret$3$h1(d,q,clock);
     end
           
 endmodule // nic_ndp_fpga$pkt$cls_ret$3$h1
-
-
-module nic_ndp_fpga$pkt$cls_ret$3$ram_cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_fpga$pkt$cls_ret$3$ram_cnt
 
 
 module nic_ndp_fpga$pkt$cls_ret$3$rd_v(d,q,clock);
@@ -14627,9 +14776,12 @@ module nic_ndp_fpga$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  [4:0] ram_cnt$d;
-    wire  [4:0] ram_cnt$q;
-    reg  ram_cnt$clock;
+    reg  [4:0] cp_x$d;
+    wire  [4:0] cp_x$q;
+    reg  cp_x$clock;
+    reg  [4:0] cm_n$d;
+    wire  [4:0] cm_n$q;
+    reg  cm_n$clock;
     reg  [79:0] h0$d;
     wire  [79:0] h0$q;
     reg  h0$clock;
@@ -14647,6 +14799,8 @@ module nic_ndp_fpga$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
     reg  rd_v$clock;
     
     // Local signals
+    reg  [4:0] cnt_p1;
+    reg  [4:0] cnt_m1;
     reg  push_ok;
     reg  pop_ok;
     reg  ram_empty;
@@ -14681,10 +14835,15 @@ module nic_ndp_fpga$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    nic_ndp_fpga$pkt$id_ret$ram_cnt ram_cnt(
-        .d(ram_cnt$d),
-        .q(ram_cnt$q),
-        .clock(ram_cnt$clock)
+    nic_ndp_fpga$pkt$id_ret$cp_x cp_x(
+        .d(cp_x$d),
+        .q(cp_x$q),
+        .clock(cp_x$clock)
+    );
+    nic_ndp_fpga$pkt$id_ret$cm_n cm_n(
+        .d(cm_n$d),
+        .q(cm_n$q),
+        .clock(cm_n$clock)
     );
     nic_ndp_fpga$pkt$id_ret$h0 h0(
         .d(h0$d),
@@ -14717,7 +14876,8 @@ module nic_ndp_fpga$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        ram_cnt$clock = clock;
+        cp_x$clock = clock;
+        cm_n$clock = clock;
         h0$clock = clock;
         h1$clock = clock;
         v0$clock = clock;
@@ -14726,7 +14886,8 @@ module nic_ndp_fpga$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        ram_cnt$d = ram_cnt$q;
+        cp_x$d = cp_x$q;
+        cm_n$d = cm_n$q;
         h0$d = h0$q;
         h1$d = h1$q;
         v0$d = v0$q;
@@ -14736,7 +14897,7 @@ module nic_ndp_fpga$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & v0$q;
-        ram_empty = ram_cnt$q == zero_c;
+        ram_empty = wp$q == rp$q;
         a2 = (v1$q | rd_v$q) & ~pop_ok;
         a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
         direct = push_ok & ram_empty & ~a2;
@@ -14778,17 +14939,17 @@ module nic_ndp_fpga$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
         if (to_ram) begin
             wp$d = wp$q + one_a;
         end
-        if (to_ram & ~issue) begin
-            ram_cnt$d = ram_cnt$q + one_c;
-        end
-        if (issue & ~to_ram) begin
-            ram_cnt$d = ram_cnt$q - one_c;
-        end
+        cnt_p1 = cp_x$q ^ one_c;
+        cnt_m1 = ~cm_n$q;
         if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
+            cnt$d = cnt_p1;
+            cp_x$d = (cnt_p1 + one_c) ^ one_c;
+            cm_n$d = ~cnt$q;
         end
         if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
+            cnt$d = cnt_m1;
+            cp_x$d = cnt$q ^ one_c;
+            cm_n$d = cm_n$q + one_c;
         end
         head = h0$q;
         nonempty = v0$q;
@@ -14797,7 +14958,8 @@ module nic_ndp_fpga$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            ram_cnt$d = zero_c;
+            cp_x$d = zero_c;
+            cm_n$d = zero_c;
             v0$d = 1'b0;
             v1$d = 1'b0;
             rd_v$d = 1'b0;
@@ -14805,6 +14967,25 @@ module nic_ndp_fpga$pkt$id_ret(clock,reset,push,push_data,pop,head,nonempty,coun
     end
     
 endmodule // nic_ndp_fpga$pkt$id_ret
+
+
+module nic_ndp_fpga$pkt$id_ret$cm_n(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$id_ret$cm_n
 
 
 module nic_ndp_fpga$pkt$id_ret$cnt(d,q,clock);
@@ -14824,6 +15005,25 @@ module nic_ndp_fpga$pkt$id_ret$cnt(d,q,clock);
     end
           
 endmodule // nic_ndp_fpga$pkt$id_ret$cnt
+
+
+module nic_ndp_fpga$pkt$id_ret$cp_x(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$id_ret$cp_x
 
 
 module nic_ndp_fpga$pkt$id_ret$h0(d,q,clock);
@@ -14862,25 +15062,6 @@ module nic_ndp_fpga$pkt$id_ret$h1(d,q,clock);
     end
           
 endmodule // nic_ndp_fpga$pkt$id_ret$h1
-
-
-module nic_ndp_fpga$pkt$id_ret$ram_cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_fpga$pkt$id_ret$ram_cnt
 
 
 module nic_ndp_fpga$pkt$id_ret$rd_v(d,q,clock);
@@ -16494,9 +16675,12 @@ module nic_ndp_fpga$pkt$sendq(clock,reset,push,push_data,pop,head,nonempty,count
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  [4:0] ram_cnt$d;
-    wire  [4:0] ram_cnt$q;
-    reg  ram_cnt$clock;
+    reg  [4:0] cp_x$d;
+    wire  [4:0] cp_x$q;
+    reg  cp_x$clock;
+    reg  [4:0] cm_n$d;
+    wire  [4:0] cm_n$q;
+    reg  cm_n$clock;
     reg  [3:0] h0$d;
     wire  [3:0] h0$q;
     reg  h0$clock;
@@ -16514,6 +16698,8 @@ module nic_ndp_fpga$pkt$sendq(clock,reset,push,push_data,pop,head,nonempty,count
     reg  rd_v$clock;
     
     // Local signals
+    reg  [4:0] cnt_p1;
+    reg  [4:0] cnt_m1;
     reg  push_ok;
     reg  pop_ok;
     reg  ram_empty;
@@ -16548,10 +16734,15 @@ module nic_ndp_fpga$pkt$sendq(clock,reset,push,push_data,pop,head,nonempty,count
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    nic_ndp_fpga$pkt$sendq$ram_cnt ram_cnt(
-        .d(ram_cnt$d),
-        .q(ram_cnt$q),
-        .clock(ram_cnt$clock)
+    nic_ndp_fpga$pkt$sendq$cp_x cp_x(
+        .d(cp_x$d),
+        .q(cp_x$q),
+        .clock(cp_x$clock)
+    );
+    nic_ndp_fpga$pkt$sendq$cm_n cm_n(
+        .d(cm_n$d),
+        .q(cm_n$q),
+        .clock(cm_n$clock)
     );
     nic_ndp_fpga$pkt$sendq$h0 h0(
         .d(h0$d),
@@ -16584,7 +16775,8 @@ module nic_ndp_fpga$pkt$sendq(clock,reset,push,push_data,pop,head,nonempty,count
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        ram_cnt$clock = clock;
+        cp_x$clock = clock;
+        cm_n$clock = clock;
         h0$clock = clock;
         h1$clock = clock;
         v0$clock = clock;
@@ -16593,7 +16785,8 @@ module nic_ndp_fpga$pkt$sendq(clock,reset,push,push_data,pop,head,nonempty,count
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        ram_cnt$d = ram_cnt$q;
+        cp_x$d = cp_x$q;
+        cm_n$d = cm_n$q;
         h0$d = h0$q;
         h1$d = h1$q;
         v0$d = v0$q;
@@ -16603,7 +16796,7 @@ module nic_ndp_fpga$pkt$sendq(clock,reset,push,push_data,pop,head,nonempty,count
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & v0$q;
-        ram_empty = ram_cnt$q == zero_c;
+        ram_empty = wp$q == rp$q;
         a2 = (v1$q | rd_v$q) & ~pop_ok;
         a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
         direct = push_ok & ram_empty & ~a2;
@@ -16645,17 +16838,17 @@ module nic_ndp_fpga$pkt$sendq(clock,reset,push,push_data,pop,head,nonempty,count
         if (to_ram) begin
             wp$d = wp$q + one_a;
         end
-        if (to_ram & ~issue) begin
-            ram_cnt$d = ram_cnt$q + one_c;
-        end
-        if (issue & ~to_ram) begin
-            ram_cnt$d = ram_cnt$q - one_c;
-        end
+        cnt_p1 = cp_x$q ^ one_c;
+        cnt_m1 = ~cm_n$q;
         if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
+            cnt$d = cnt_p1;
+            cp_x$d = (cnt_p1 + one_c) ^ one_c;
+            cm_n$d = ~cnt$q;
         end
         if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
+            cnt$d = cnt_m1;
+            cp_x$d = cnt$q ^ one_c;
+            cm_n$d = cm_n$q + one_c;
         end
         head = h0$q;
         nonempty = v0$q;
@@ -16664,7 +16857,8 @@ module nic_ndp_fpga$pkt$sendq(clock,reset,push,push_data,pop,head,nonempty,count
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            ram_cnt$d = zero_c;
+            cp_x$d = zero_c;
+            cm_n$d = zero_c;
             v0$d = 1'b0;
             v1$d = 1'b0;
             rd_v$d = 1'b0;
@@ -16672,6 +16866,25 @@ module nic_ndp_fpga$pkt$sendq(clock,reset,push,push_data,pop,head,nonempty,count
     end
     
 endmodule // nic_ndp_fpga$pkt$sendq
+
+
+module nic_ndp_fpga$pkt$sendq$cm_n(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$sendq$cm_n
 
 
 module nic_ndp_fpga$pkt$sendq$cnt(d,q,clock);
@@ -16691,6 +16904,25 @@ module nic_ndp_fpga$pkt$sendq$cnt(d,q,clock);
     end
           
 endmodule // nic_ndp_fpga$pkt$sendq$cnt
+
+
+module nic_ndp_fpga$pkt$sendq$cp_x(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$sendq$cp_x
 
 
 module nic_ndp_fpga$pkt$sendq$h0(d,q,clock);
@@ -16729,25 +16961,6 @@ module nic_ndp_fpga$pkt$sendq$h1(d,q,clock);
     end
           
 endmodule // nic_ndp_fpga$pkt$sendq$h1
-
-
-module nic_ndp_fpga$pkt$sendq$ram_cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_fpga$pkt$sendq$ram_cnt
 
 
 module nic_ndp_fpga$pkt$sendq$rd_v(d,q,clock);
@@ -17173,6 +17386,12 @@ module nic_ndp_fpga$pkt$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry
     reg  s1_stale$d;
     wire  s1_stale$q;
     reg  s1_stale$clock;
+    reg  held$d;
+    wire  held$q;
+    reg  held$clock;
+    reg  [15:0] held_meta$d;
+    wire  [15:0] held_meta$q;
+    reg  held_meta$clock;
     reg  out_valid$d;
     wire  out_valid$q;
     reg  out_valid$clock;
@@ -17184,7 +17403,7 @@ module nic_ndp_fpga$pkt$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry
     reg  out_meta$clock;
     
     // Local signals
-    reg  [3:0] read_addr;
+    reg  [15:0] s1_meta;
     reg  due;
     reg  out_free;
     reg  stall;
@@ -17229,6 +17448,16 @@ module nic_ndp_fpga$pkt$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry
         .q(s1_stale$q),
         .clock(s1_stale$clock)
     );
+    nic_ndp_fpga$pkt$timer$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    nic_ndp_fpga$pkt$timer$held_meta held_meta(
+        .d(held_meta$d),
+        .q(held_meta$q),
+        .clock(held_meta$clock)
+    );
     nic_ndp_fpga$pkt$timer$out_valid out_valid(
         .d(out_valid$d),
         .q(out_valid$q),
@@ -17251,6 +17480,8 @@ module nic_ndp_fpga$pkt$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry
         scan_ptr$clock = clock;
         s1_id$clock = clock;
         s1_stale$clock = clock;
+        held$clock = clock;
+        held_meta$clock = clock;
         out_valid$clock = clock;
         out_id$clock = clock;
         out_meta$clock = clock;
@@ -17258,6 +17489,8 @@ module nic_ndp_fpga$pkt$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry
         scan_ptr$d = scan_ptr$q;
         s1_id$d = s1_id$q;
         s1_stale$d = s1_stale$q;
+        held$d = held$q;
+        held_meta$d = held_meta$q;
         out_valid$d = out_valid$q;
         out_id$d = out_id$q;
         out_meta$d = out_meta$q;
@@ -17265,7 +17498,12 @@ module nic_ndp_fpga$pkt$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry
         expiry_mem$write_clock = clock;
         meta_mem$read_clock = clock;
         meta_mem$write_clock = clock;
-        due = armed$q[s1_id$q] & (now >= expiry_mem$read_data) & ~s1_stale$q & ~(cmd$valid & (cmd$id == s1_id$q));
+        s1_meta = meta_mem$read_data;
+        if (held$q) begin
+            s1_meta = held_meta$q;
+        end
+        held_meta$d = s1_meta;
+        due = armed$q[s1_id$q] & (held$q | (now >= expiry_mem$read_data)) & ~s1_stale$q & ~(cmd$valid & (cmd$id == s1_id$q));
         out_free = ~out_valid$q | source$ready;
         stall = due & ~out_free;
         source$valid = out_valid$q;
@@ -17278,21 +17516,21 @@ module nic_ndp_fpga$pkt$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry
         if (due & out_free) begin
             out_valid$d = 1'b1;
             out_id$d = s1_id$q;
-            out_meta$d = meta_mem$read_data;
+            out_meta$d = s1_meta;
             armed_after_fire = armed$q & ~(one_n << s1_id$q);
         end
         armed$d = armed_after_fire;
+        expiry_mem$read_address = scan_ptr$q;
+        meta_mem$read_address = scan_ptr$q;
+        held$d = stall;
         if (stall) begin
-            read_addr = s1_id$q;
+            s1_stale$d = cmd$valid & (cmd$id == s1_id$q);
         end
         else begin
-            read_addr = scan_ptr$q;
+            s1_id$d = scan_ptr$q;
             scan_ptr$d = scan_ptr$q + one;
+            s1_stale$d = cmd$valid & (cmd$id == scan_ptr$q);
         end
-        s1_id$d = read_addr;
-        expiry_mem$read_address = read_addr;
-        meta_mem$read_address = read_addr;
-        s1_stale$d = cmd$valid & (cmd$id == read_addr);
         expiry_mem$write_address = cmd$id;
         expiry_mem$write_data = cmd$expiry;
         expiry_mem$write_enable = 1'b0;
@@ -17368,6 +17606,44 @@ module nic_ndp_fpga$pkt$timer$expiry_mem(read_address,read_clock,read_data,write
     end
                 
 endmodule // nic_ndp_fpga$pkt$timer$expiry_mem
+
+
+module nic_ndp_fpga$pkt$timer$held(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$timer$held
+
+
+module nic_ndp_fpga$pkt$timer$held_meta(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$pkt$timer$held_meta
 
 
 module nic_ndp_fpga$pkt$timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -19961,13 +20237,12 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
     localparam  sh1 = 5'b1;
     localparam  one_8 = 16'h1;
     localparam  max_8 = 16'hffff;
-    localparam  hdr_words = 16'h8;
-    localparam  zero_14 = 14'b0;
+    localparam  hdr_words = 16'h3;
     localparam  one_16 = 16'h1;
     localparam  zero_16 = 16'h0;
     localparam  c7 = 16'h7;
     localparam  pkt_words_c = 16'h80;
-    localparam  hdr_last = 16'h7;
+    localparam  hdr_last = 16'h2;
     localparam  max_len = 16'h9800;
     localparam  sh3 = 5'b11;
     localparam  sh5 = 5'b101;
@@ -20072,15 +20347,6 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
     reg  done_tab$write_clock;
     reg  [80:0] done_tab$write_data;
     reg  done_tab$write_enable;
-    reg  dw_v$d;
-    wire  dw_v$q;
-    reg  dw_v$clock;
-    reg  [7:0] dw_idx$d;
-    wire  [7:0] dw_idx$q;
-    reg  dw_idx$clock;
-    reg  [80:0] dw$d;
-    wire  [80:0] dw$q;
-    reg  dw$clock;
     reg  [7:0] s1_didx$d;
     wire  [7:0] s1_didx$q;
     reg  s1_didx$clock;
@@ -20485,12 +20751,6 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
     reg  cnt_bad_data$clock;
     
     // Local signals
-    reg  d_fwd;
-    reg  [15:0] d_txid_f;
-    reg  [7:0] d_gap_f;
-    reg  [31:0] d_age_f;
-    reg  d_hit_f;
-    reg  d_hit_r;
     reg  [15:0] d_txid;
     reg  [7:0] d_gap;
     reg  [31:0] d_age;
@@ -20505,8 +20765,13 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
     reg  [15:0] ip_lo;
     reg  [5:0] s1_total;
     reg  s1_valid_req;
-    reg  [79:0] r0;
-    reg  [79:0] r1;
+    reg  fwd0;
+    reg  fwd1;
+    reg  m_s3;
+    reg  m0;
+    reg  m1;
+    reg  [15:0] id0;
+    reg  [15:0] id1;
     reg  used0_now;
     reg  s1_free;
     reg  used1_now;
@@ -20553,6 +20818,9 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
     reg  [15:0] deliv_set;
     reg  [63:0] expiry;
     reg  dp_first;
+    reg  dp_start;
+    reg  s0_direct;
+    reg  s2_free_dlv;
     reg  dp_accept;
     reg  dp_end;
     reg  [15:0] dp_payload_idx;
@@ -20712,21 +20980,6 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         .write_clock(done_tab$write_clock),
         .write_data(done_tab$write_data),
         .write_enable(done_tab$write_enable)
-    );
-    nic_ndp_fpga$reasm$dw_v dw_v(
-        .d(dw_v$d),
-        .q(dw_v$q),
-        .clock(dw_v$clock)
-    );
-    nic_ndp_fpga$reasm$dw_idx dw_idx(
-        .d(dw_idx$d),
-        .q(dw_idx$q),
-        .clock(dw_idx$clock)
-    );
-    nic_ndp_fpga$reasm$dw dw(
-        .d(dw$d),
-        .q(dw$q),
-        .clock(dw$clock)
     );
     nic_ndp_fpga$reasm$s1_didx s1_didx(
         .d(s1_didx$d),
@@ -21444,15 +21697,6 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         s2_fail_bad$clock = clock;
     end
     always @(*) begin
-        dw_v$clock = clock;
-    end
-    always @(*) begin
-        dw_idx$clock = clock;
-    end
-    always @(*) begin
-        dw$clock = clock;
-    end
-    always @(*) begin
         s1_didx$clock = clock;
     end
     always @(*) begin
@@ -22047,16 +22291,33 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         s1_writes = s1_req | (s1_kind$q == k_check) | (s1_kind$q == k_unres);
     end
     always @(*) begin
-        info_req$ready = ~(dp_unres_pend$q | s1_free | s1_req | dp_check_pend$q | free_pend$q | timer$source$valid | reset);
+        s2_free_dlv = s2_kind$q == k_free_dlv;
+    end
+    always @(*) begin
+        info_req$ready = ~(dp_unres_pend$q | s1_free | s1_req | dp_check_pend$q | s2_free_dlv | timer$source$valid | reset);
+    end
+    always @(*) begin
+        dp_first = dp_beats$q == zero_8;
+    end
+    always @(*) begin
+        dp_start = sink$valid & ~sink$last & dp_first & ~dp_outstanding$q & ~reset;
     end
     always @(*) begin
         timer$source$ready = 1'b0;
         s0_kind = k_none;
+        s0_direct = 1'b0;
         if (dp_unres_pend$q) begin
             s0_kind = k_unres;
         end
         else if (dp_check_pend$q) begin
             s0_kind = k_check;
+        end
+        else if (info_req$valid & info_req$ready) begin
+            s0_kind = k_req;
+        end
+        else if (dp_start) begin
+            s0_kind = k_check;
+            s0_direct = 1'b1;
         end
         else if (free_pend$q) begin
             s0_kind = k_free_dlv;
@@ -22066,9 +22327,6 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
                 s0_kind = k_free_tmo;
                 timer$source$ready = 1'b1;
             end
-        end
-        else if (info_req$valid & info_req$ready) begin
-            s0_kind = k_req;
         end
     end
     always @(*) begin
@@ -22084,12 +22342,18 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         if ((s0_kind == k_unres) | (s0_kind == k_check)) begin
             s1_ip$d = dp_ip$q;
         end
+        if (s0_direct) begin
+            s1_ip$d = sink$remote_ip;
+        end
     end
     always @(*) begin
         s1_port$d = s1_port$q;
         s1_port$d = info_req$src_port;
         if ((s0_kind == k_unres) | (s0_kind == k_check)) begin
             s1_port$d = dp_port$q;
+        end
+        if (s0_direct) begin
+            s1_port$d = sink$remote_port;
         end
     end
     always @(*) begin
@@ -22098,6 +22362,9 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         if ((s0_kind == k_unres) | (s0_kind == k_check)) begin
             s1_txid$d = dp_txid$q;
         end
+        if (s0_direct) begin
+            s1_txid$d = sink$tx_msg_id;
+        end
     end
     always @(*) begin
         s1_len$d = s1_len$q;
@@ -22105,12 +22372,18 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         if ((s0_kind == k_unres) | (s0_kind == k_check)) begin
             s1_len$d = dp_len$q;
         end
+        if (s0_direct) begin
+            s1_len$d = sink$msg_len;
+        end
     end
     always @(*) begin
         s1_off$d = s1_off$q;
         s1_off$d = info_req$pkt_offset;
         if ((s0_kind == k_unres) | (s0_kind == k_check)) begin
             s1_off$d = dp_off$q;
+        end
+        if (s0_direct) begin
+            s1_off$d = sink$pkt_offset;
         end
     end
     always @(*) begin
@@ -22121,6 +22394,9 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         end
         if (s0_kind == k_free_tmo) begin
             s1_id$d = timer$source$id;
+        end
+        if (s0_direct) begin
+            s1_id$d = sink$rx_msg_id[0+:4];
         end
     end
     always @(*) begin
@@ -22270,28 +22546,13 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         done_tab$write_enable = do_free & (s2_kind$q == k_free_dlv);
     end
     always @(*) begin
-        dw_v$d = dw_v$q;
-        dw_v$d = done_tab$write_enable;
-        if (reset) begin
-            dw_v$d = 1'b0;
-        end
-    end
-    always @(*) begin
         done_tab$write_address = (dwr_ip[0+:8] << sh4) ^ dwr_txid[0+:8];
-    end
-    always @(*) begin
-        dw_idx$d = dw_idx$q;
-        dw_idx$d = done_tab$write_address;
     end
     always @(*) begin
         done_tab$write_data[0+:1] = 1'b1;
         done_tab$write_data[1+:32] = dwr_ip;
         done_tab$write_data[33+:16] = dwr_txid;
         done_tab$write_data[49+:32] = expiry_lo;
-    end
-    always @(*) begin
-        dw$d = dw$q;
-        dw$d = done_tab$write_data;
     end
     always @(*) begin
         s1_total = s1_len$q[10+:6];
@@ -22311,33 +22572,36 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         s2_fail_bad$d = (s1_kind$q == k_req) & ~s1_valid_req;
     end
     always @(*) begin
-        r0 = way0$read_data;
-        if (s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q)) begin
-            r0[0+:32] = s3_ip$q;
-        end
-        if (s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q)) begin
-            r0[32+:16] = s3_port$q;
-        end
-        if (s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q)) begin
-            r0[48+:16] = s3_txid$q;
-        end
-        if (s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q)) begin
-            r0[64+:16] = 16'(s3_id$q);
+        fwd0 = s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q);
+    end
+    always @(*) begin
+        fwd1 = s3_ins$q & (s3_loc_kind$q == loc_way1) & (s3_loc_index$q == s1_slot1$q);
+    end
+    always @(*) begin
+        m_s3 = (s3_ip$q == s1_ip$q) & (s3_port$q == s1_port$q) & (s3_txid$q == s1_txid$q);
+    end
+    always @(*) begin
+        m0 = (way0$read_data[0+:32] == s1_ip$q) & (way0$read_data[32+:16] == s1_port$q) & (way0$read_data[48+:16] == s1_txid$q);
+        if (fwd0) begin
+            m0 = m_s3;
         end
     end
     always @(*) begin
-        r1 = way1$read_data;
-        if (s3_ins$q & (s3_loc_kind$q == loc_way1) & (s3_loc_index$q == s1_slot1$q)) begin
-            r1[0+:32] = s3_ip$q;
+        id0 = way0$read_data[64+:16];
+        if (fwd0) begin
+            id0 = 16'(s3_id$q);
         end
-        if (s3_ins$q & (s3_loc_kind$q == loc_way1) & (s3_loc_index$q == s1_slot1$q)) begin
-            r1[32+:16] = s3_port$q;
+    end
+    always @(*) begin
+        m1 = (way1$read_data[0+:32] == s1_ip$q) & (way1$read_data[32+:16] == s1_port$q) & (way1$read_data[48+:16] == s1_txid$q);
+        if (fwd1) begin
+            m1 = m_s3;
         end
-        if (s3_ins$q & (s3_loc_kind$q == loc_way1) & (s3_loc_index$q == s1_slot1$q)) begin
-            r1[48+:16] = s3_txid$q;
-        end
-        if (s3_ins$q & (s3_loc_kind$q == loc_way1) & (s3_loc_index$q == s1_slot1$q)) begin
-            r1[64+:16] = 16'(s3_id$q);
+    end
+    always @(*) begin
+        id1 = way1$read_data[64+:16];
+        if (fwd1) begin
+            id1 = 16'(s3_id$q);
         end
     end
     always @(*) begin
@@ -22373,32 +22637,32 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         if (cam_used_now[3] & (cam_ip$3$q == s1_ip$q) & (cam_port$3$q == s1_port$q) & (cam_txid$3$q == s1_txid$q)) begin
             hit = 1'b1;
         end
-        if (used1_now & (r1[0+:32] == s1_ip$q) & (r1[32+:16] == s1_port$q) & (r1[48+:16] == s1_txid$q)) begin
+        if (used1_now & m1) begin
             hit = 1'b1;
         end
-        if (used0_now & (r0[0+:32] == s1_ip$q) & (r0[32+:16] == s1_port$q) & (r0[48+:16] == s1_txid$q)) begin
+        if (used0_now & m0) begin
             hit = 1'b1;
         end
     end
     always @(*) begin
         hit_id = zero_16;
         if (cam_used_now[0] & (cam_ip$0$q == s1_ip$q) & (cam_port$0$q == s1_port$q) & (cam_txid$0$q == s1_txid$q)) begin
-            hit_id = cam_id$0$q;
+            hit_id = hit_id | cam_id$0$q;
         end
         if (cam_used_now[1] & (cam_ip$1$q == s1_ip$q) & (cam_port$1$q == s1_port$q) & (cam_txid$1$q == s1_txid$q)) begin
-            hit_id = cam_id$1$q;
+            hit_id = hit_id | cam_id$1$q;
         end
         if (cam_used_now[2] & (cam_ip$2$q == s1_ip$q) & (cam_port$2$q == s1_port$q) & (cam_txid$2$q == s1_txid$q)) begin
-            hit_id = cam_id$2$q;
+            hit_id = hit_id | cam_id$2$q;
         end
         if (cam_used_now[3] & (cam_ip$3$q == s1_ip$q) & (cam_port$3$q == s1_port$q) & (cam_txid$3$q == s1_txid$q)) begin
-            hit_id = cam_id$3$q;
+            hit_id = hit_id | cam_id$3$q;
         end
-        if (used1_now & (r1[0+:32] == s1_ip$q) & (r1[32+:16] == s1_port$q) & (r1[48+:16] == s1_txid$q)) begin
-            hit_id = r1[64+:16];
+        if (used1_now & m1) begin
+            hit_id = hit_id | id1;
         end
-        if (used0_now & (r0[0+:32] == s1_ip$q) & (r0[32+:16] == s1_port$q) & (r0[48+:16] == s1_txid$q)) begin
-            hit_id = r0[64+:16];
+        if (used0_now & m0) begin
+            hit_id = hit_id | id0;
         end
     end
     always @(*) begin
@@ -22515,9 +22779,6 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         s2_buf_fifo$d = class_from_fifo;
     end
     always @(*) begin
-        d_fwd = dw_v$q & (dw_idx$q == s1_didx$q);
-    end
-    always @(*) begin
         d_txid = done_tab$read_data[33+:16];
     end
     always @(*) begin
@@ -22527,25 +22788,7 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         d_age = now_lo - done_tab$read_data[49+:32];
     end
     always @(*) begin
-        d_hit_r = done_tab$read_data[0+:1] & (done_tab$read_data[1+:32] == s1_ip$q) & (d_txid[0+:8] == s1_txid$q[0+:8]) & ~d_gap[32'h7] & d_age[32'h1f];
-    end
-    always @(*) begin
-        d_txid_f = dw$q[33+:16];
-    end
-    always @(*) begin
-        d_gap_f = d_txid_f[8+:8] - s1_txid$q[8+:8];
-    end
-    always @(*) begin
-        d_age_f = now_lo - dw$q[49+:32];
-    end
-    always @(*) begin
-        d_hit_f = dw$q[0+:1] & (dw$q[1+:32] == s1_ip$q) & (d_txid_f[0+:8] == s1_txid$q[0+:8]) & ~d_gap_f[32'h7] & d_age_f[32'h1f];
-    end
-    always @(*) begin
-        d_hit = d_hit_r;
-        if (d_fwd) begin
-            d_hit = d_hit_f;
-        end
+        d_hit = done_tab$read_data[0+:1] & (done_tab$read_data[1+:32] == s1_ip$q) & (d_txid[0+:8] == s1_txid$q[0+:8]) & ~d_gap[32'h7] & d_age[32'h1f];
     end
     always @(*) begin
         s2_done$d = s2_done$q;
@@ -22591,7 +22834,10 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         s2_id$d = row_id;
     end
     always @(*) begin
-        rows$read_address = row_id;
+        rows$read_address = s1_id$q;
+        if (s1_kind$q == k_req) begin
+            rows$read_address = hit_id[0+:4];
+        end
     end
     always @(*) begin
         s2_alloc = s2_new$q;
@@ -22988,10 +23234,7 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         stat$freed_valid = fr_v$q;
     end
     always @(*) begin
-        dp_first = dp_beats$q == zero_8;
-    end
-    always @(*) begin
-        sink$ready = ~reset & (~dp_outstanding$q | (~dp_first & (dp_beats$q[2+:14] == zero_14) & ~sink$last));
+        sink$ready = ~reset & (~dp_outstanding$q | (~dp_first & (dp_beats$q < hdr_words) & ~sink$last));
     end
     always @(*) begin
         dp_accept = sink$valid & sink$ready;
@@ -23172,7 +23415,7 @@ module nic_ndp_fpga$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
                 dp_cw$d = (sink$msg_len + c7) >> sh3;
                 v_ok$d = 1'b0;
                 if (~sink$last) begin
-                    dp_check_pend$d = 1'b1;
+                    dp_check_pend$d = ~s0_direct;
                     dp_outstanding$d = 1'b1;
                 end
             end
@@ -25998,63 +26241,6 @@ module nic_ndp_fpga$reasm$dp_words(d,q,clock);
 endmodule // nic_ndp_fpga$reasm$dp_words
 
 
-module nic_ndp_fpga$reasm$dw(d,q,clock);
-    
-    // Module arguments
-    input wire  [80:0] d;
-    output reg  [80:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 81'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_fpga$reasm$dw
-
-
-module nic_ndp_fpga$reasm$dw_idx(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_fpga$reasm$dw_idx
-
-
-module nic_ndp_fpga$reasm$dw_v(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_fpga$reasm$dw_v
-
-
 module nic_ndp_fpga$reasm$eng_addr(d,q,clock);
     
     // Module arguments
@@ -28030,6 +28216,12 @@ module nic_ndp_fpga$reasm$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expi
     reg  s1_stale$d;
     wire  s1_stale$q;
     reg  s1_stale$clock;
+    reg  held$d;
+    wire  held$q;
+    reg  held$clock;
+    reg  [15:0] held_meta$d;
+    wire  [15:0] held_meta$q;
+    reg  held_meta$clock;
     reg  out_valid$d;
     wire  out_valid$q;
     reg  out_valid$clock;
@@ -28041,7 +28233,7 @@ module nic_ndp_fpga$reasm$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expi
     reg  out_meta$clock;
     
     // Local signals
-    reg  [3:0] read_addr;
+    reg  [15:0] s1_meta;
     reg  due;
     reg  out_free;
     reg  stall;
@@ -28086,6 +28278,16 @@ module nic_ndp_fpga$reasm$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expi
         .q(s1_stale$q),
         .clock(s1_stale$clock)
     );
+    nic_ndp_fpga$reasm$timer$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    nic_ndp_fpga$reasm$timer$held_meta held_meta(
+        .d(held_meta$d),
+        .q(held_meta$q),
+        .clock(held_meta$clock)
+    );
     nic_ndp_fpga$reasm$timer$out_valid out_valid(
         .d(out_valid$d),
         .q(out_valid$q),
@@ -28108,6 +28310,8 @@ module nic_ndp_fpga$reasm$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expi
         scan_ptr$clock = clock;
         s1_id$clock = clock;
         s1_stale$clock = clock;
+        held$clock = clock;
+        held_meta$clock = clock;
         out_valid$clock = clock;
         out_id$clock = clock;
         out_meta$clock = clock;
@@ -28115,6 +28319,8 @@ module nic_ndp_fpga$reasm$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expi
         scan_ptr$d = scan_ptr$q;
         s1_id$d = s1_id$q;
         s1_stale$d = s1_stale$q;
+        held$d = held$q;
+        held_meta$d = held_meta$q;
         out_valid$d = out_valid$q;
         out_id$d = out_id$q;
         out_meta$d = out_meta$q;
@@ -28122,7 +28328,12 @@ module nic_ndp_fpga$reasm$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expi
         expiry_mem$write_clock = clock;
         meta_mem$read_clock = clock;
         meta_mem$write_clock = clock;
-        due = armed$q[s1_id$q] & (now >= expiry_mem$read_data) & ~s1_stale$q & ~(cmd$valid & (cmd$id == s1_id$q));
+        s1_meta = meta_mem$read_data;
+        if (held$q) begin
+            s1_meta = held_meta$q;
+        end
+        held_meta$d = s1_meta;
+        due = armed$q[s1_id$q] & (held$q | (now >= expiry_mem$read_data)) & ~s1_stale$q & ~(cmd$valid & (cmd$id == s1_id$q));
         out_free = ~out_valid$q | source$ready;
         stall = due & ~out_free;
         source$valid = out_valid$q;
@@ -28135,21 +28346,21 @@ module nic_ndp_fpga$reasm$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expi
         if (due & out_free) begin
             out_valid$d = 1'b1;
             out_id$d = s1_id$q;
-            out_meta$d = meta_mem$read_data;
+            out_meta$d = s1_meta;
             armed_after_fire = armed$q & ~(one_n << s1_id$q);
         end
         armed$d = armed_after_fire;
+        expiry_mem$read_address = scan_ptr$q;
+        meta_mem$read_address = scan_ptr$q;
+        held$d = stall;
         if (stall) begin
-            read_addr = s1_id$q;
+            s1_stale$d = cmd$valid & (cmd$id == s1_id$q);
         end
         else begin
-            read_addr = scan_ptr$q;
+            s1_id$d = scan_ptr$q;
             scan_ptr$d = scan_ptr$q + one;
+            s1_stale$d = cmd$valid & (cmd$id == scan_ptr$q);
         end
-        s1_id$d = read_addr;
-        expiry_mem$read_address = read_addr;
-        meta_mem$read_address = read_addr;
-        s1_stale$d = cmd$valid & (cmd$id == read_addr);
         expiry_mem$write_address = cmd$id;
         expiry_mem$write_data = cmd$expiry;
         expiry_mem$write_enable = 1'b0;
@@ -28225,6 +28436,44 @@ module nic_ndp_fpga$reasm$timer$expiry_mem(read_address,read_clock,read_data,wri
     end
                 
 endmodule // nic_ndp_fpga$reasm$timer$expiry_mem
+
+
+module nic_ndp_fpga$reasm$timer$held(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$reasm$timer$held
+
+
+module nic_ndp_fpga$reasm$timer$held_meta(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_fpga$reasm$timer$held_meta
 
 
 module nic_ndp_fpga$reasm$timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);

@@ -777,6 +777,12 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     reg  give_up;
     reg  tmo_ok;
     reg  probe_q;
+    reg  lt_ram;
+    reg  lt_fwd;
+    reg  lt_total;
+    reg  ge_ram;
+    reg  ge_fwd;
+    reg  tcnt_out;
     reg  [37:0] probe_bit;
     reg  [37:0] bn_s1;
     reg  take_pkt;
@@ -2444,7 +2450,17 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
             nr[154+:1] = s2_allow$q;
         end
         tmo_ok = (s2_kind$q == kinds$5) & (row[269+:8] == s2_gen$q);
-        give_up = tmo_ok & (row[130+:8] >= cfg$max_timeouts);
+        lt_ram = rows$read_data[122+:8] < rows$read_data[138+:8];
+        lt_fwd = s4_row$q[122+:8] < s4_row$q[138+:8];
+        ge_ram = rows$read_data[130+:8] >= cfg$max_timeouts;
+        ge_fwd = s4_row$q[130+:8] >= cfg$max_timeouts;
+        lt_total = lt_ram;
+        tcnt_out = ge_ram;
+        if (s2_fwd$q) begin
+            lt_total = lt_fwd;
+            tcnt_out = ge_fwd;
+        end
+        give_up = tmo_ok & tcnt_out;
         rtx_set = ~row[0+:38] & s2_bn$q & full;
         probe_bit = zero_p;
         if (row[122+:8] == off_code$0) begin
@@ -2561,7 +2577,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         if (row[122+:8] == off_code$37) begin
             probe_bit = probe_bit | bit_p$37;
         end
-        probe_q = (rtx_set == zero_p) & (row[122+:8] < row[138+:8]);
+        probe_q = (rtx_set == zero_p) & lt_total;
         if (tmo_ok & ~give_up) begin
             if (row[122+:8] > s2_n$q) begin
                 nr[130+:8] = zero_8;
@@ -3534,9 +3550,12 @@ module packetization_n16$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  [4:0] ram_cnt$d;
-    wire  [4:0] ram_cnt$q;
-    reg  ram_cnt$clock;
+    reg  [4:0] cp_x$d;
+    wire  [4:0] cp_x$q;
+    reg  cp_x$clock;
+    reg  [4:0] cm_n$d;
+    wire  [4:0] cm_n$q;
+    reg  cm_n$clock;
     reg  [23:0] h0$d;
     wire  [23:0] h0$q;
     reg  h0$clock;
@@ -3554,6 +3573,8 @@ module packetization_n16$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,
     reg  rd_v$clock;
     
     // Local signals
+    reg  [4:0] cnt_p1;
+    reg  [4:0] cnt_m1;
     reg  push_ok;
     reg  pop_ok;
     reg  ram_empty;
@@ -3588,10 +3609,15 @@ module packetization_n16$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    packetization_n16$cls_ret$0$ram_cnt ram_cnt(
-        .d(ram_cnt$d),
-        .q(ram_cnt$q),
-        .clock(ram_cnt$clock)
+    packetization_n16$cls_ret$0$cp_x cp_x(
+        .d(cp_x$d),
+        .q(cp_x$q),
+        .clock(cp_x$clock)
+    );
+    packetization_n16$cls_ret$0$cm_n cm_n(
+        .d(cm_n$d),
+        .q(cm_n$q),
+        .clock(cm_n$clock)
     );
     packetization_n16$cls_ret$0$h0 h0(
         .d(h0$d),
@@ -3624,7 +3650,8 @@ module packetization_n16$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        ram_cnt$clock = clock;
+        cp_x$clock = clock;
+        cm_n$clock = clock;
         h0$clock = clock;
         h1$clock = clock;
         v0$clock = clock;
@@ -3633,7 +3660,8 @@ module packetization_n16$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        ram_cnt$d = ram_cnt$q;
+        cp_x$d = cp_x$q;
+        cm_n$d = cm_n$q;
         h0$d = h0$q;
         h1$d = h1$q;
         v0$d = v0$q;
@@ -3643,7 +3671,7 @@ module packetization_n16$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & v0$q;
-        ram_empty = ram_cnt$q == zero_c;
+        ram_empty = wp$q == rp$q;
         a2 = (v1$q | rd_v$q) & ~pop_ok;
         a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
         direct = push_ok & ram_empty & ~a2;
@@ -3685,17 +3713,17 @@ module packetization_n16$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,
         if (to_ram) begin
             wp$d = wp$q + one_a;
         end
-        if (to_ram & ~issue) begin
-            ram_cnt$d = ram_cnt$q + one_c;
-        end
-        if (issue & ~to_ram) begin
-            ram_cnt$d = ram_cnt$q - one_c;
-        end
+        cnt_p1 = cp_x$q ^ one_c;
+        cnt_m1 = ~cm_n$q;
         if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
+            cnt$d = cnt_p1;
+            cp_x$d = (cnt_p1 + one_c) ^ one_c;
+            cm_n$d = ~cnt$q;
         end
         if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
+            cnt$d = cnt_m1;
+            cp_x$d = cnt$q ^ one_c;
+            cm_n$d = cm_n$q + one_c;
         end
         head = h0$q;
         nonempty = v0$q;
@@ -3704,7 +3732,8 @@ module packetization_n16$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            ram_cnt$d = zero_c;
+            cp_x$d = zero_c;
+            cm_n$d = zero_c;
             v0$d = 1'b0;
             v1$d = 1'b0;
             rd_v$d = 1'b0;
@@ -3712,6 +3741,25 @@ module packetization_n16$cls_ret$0(clock,reset,push,push_data,pop,head,nonempty,
     end
     
 endmodule // packetization_n16$cls_ret$0
+
+
+module packetization_n16$cls_ret$0$cm_n(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$0$cm_n
 
 
 module packetization_n16$cls_ret$0$cnt(d,q,clock);
@@ -3731,6 +3779,25 @@ module packetization_n16$cls_ret$0$cnt(d,q,clock);
     end
           
 endmodule // packetization_n16$cls_ret$0$cnt
+
+
+module packetization_n16$cls_ret$0$cp_x(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$0$cp_x
 
 
 module packetization_n16$cls_ret$0$h0(d,q,clock);
@@ -3769,25 +3836,6 @@ module packetization_n16$cls_ret$0$h1(d,q,clock);
     end
           
 endmodule // packetization_n16$cls_ret$0$h1
-
-
-module packetization_n16$cls_ret$0$ram_cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$cls_ret$0$ram_cnt
 
 
 module packetization_n16$cls_ret$0$rd_v(d,q,clock);
@@ -3950,9 +3998,12 @@ module packetization_n16$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  [4:0] ram_cnt$d;
-    wire  [4:0] ram_cnt$q;
-    reg  ram_cnt$clock;
+    reg  [4:0] cp_x$d;
+    wire  [4:0] cp_x$q;
+    reg  cp_x$clock;
+    reg  [4:0] cm_n$d;
+    wire  [4:0] cm_n$q;
+    reg  cm_n$clock;
     reg  [23:0] h0$d;
     wire  [23:0] h0$q;
     reg  h0$clock;
@@ -3970,6 +4021,8 @@ module packetization_n16$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,
     reg  rd_v$clock;
     
     // Local signals
+    reg  [4:0] cnt_p1;
+    reg  [4:0] cnt_m1;
     reg  push_ok;
     reg  pop_ok;
     reg  ram_empty;
@@ -4004,10 +4057,15 @@ module packetization_n16$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    packetization_n16$cls_ret$1$ram_cnt ram_cnt(
-        .d(ram_cnt$d),
-        .q(ram_cnt$q),
-        .clock(ram_cnt$clock)
+    packetization_n16$cls_ret$1$cp_x cp_x(
+        .d(cp_x$d),
+        .q(cp_x$q),
+        .clock(cp_x$clock)
+    );
+    packetization_n16$cls_ret$1$cm_n cm_n(
+        .d(cm_n$d),
+        .q(cm_n$q),
+        .clock(cm_n$clock)
     );
     packetization_n16$cls_ret$1$h0 h0(
         .d(h0$d),
@@ -4040,7 +4098,8 @@ module packetization_n16$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        ram_cnt$clock = clock;
+        cp_x$clock = clock;
+        cm_n$clock = clock;
         h0$clock = clock;
         h1$clock = clock;
         v0$clock = clock;
@@ -4049,7 +4108,8 @@ module packetization_n16$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        ram_cnt$d = ram_cnt$q;
+        cp_x$d = cp_x$q;
+        cm_n$d = cm_n$q;
         h0$d = h0$q;
         h1$d = h1$q;
         v0$d = v0$q;
@@ -4059,7 +4119,7 @@ module packetization_n16$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & v0$q;
-        ram_empty = ram_cnt$q == zero_c;
+        ram_empty = wp$q == rp$q;
         a2 = (v1$q | rd_v$q) & ~pop_ok;
         a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
         direct = push_ok & ram_empty & ~a2;
@@ -4101,17 +4161,17 @@ module packetization_n16$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,
         if (to_ram) begin
             wp$d = wp$q + one_a;
         end
-        if (to_ram & ~issue) begin
-            ram_cnt$d = ram_cnt$q + one_c;
-        end
-        if (issue & ~to_ram) begin
-            ram_cnt$d = ram_cnt$q - one_c;
-        end
+        cnt_p1 = cp_x$q ^ one_c;
+        cnt_m1 = ~cm_n$q;
         if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
+            cnt$d = cnt_p1;
+            cp_x$d = (cnt_p1 + one_c) ^ one_c;
+            cm_n$d = ~cnt$q;
         end
         if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
+            cnt$d = cnt_m1;
+            cp_x$d = cnt$q ^ one_c;
+            cm_n$d = cm_n$q + one_c;
         end
         head = h0$q;
         nonempty = v0$q;
@@ -4120,7 +4180,8 @@ module packetization_n16$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            ram_cnt$d = zero_c;
+            cp_x$d = zero_c;
+            cm_n$d = zero_c;
             v0$d = 1'b0;
             v1$d = 1'b0;
             rd_v$d = 1'b0;
@@ -4128,6 +4189,25 @@ module packetization_n16$cls_ret$1(clock,reset,push,push_data,pop,head,nonempty,
     end
     
 endmodule // packetization_n16$cls_ret$1
+
+
+module packetization_n16$cls_ret$1$cm_n(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$1$cm_n
 
 
 module packetization_n16$cls_ret$1$cnt(d,q,clock);
@@ -4147,6 +4227,25 @@ module packetization_n16$cls_ret$1$cnt(d,q,clock);
     end
           
 endmodule // packetization_n16$cls_ret$1$cnt
+
+
+module packetization_n16$cls_ret$1$cp_x(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$1$cp_x
 
 
 module packetization_n16$cls_ret$1$h0(d,q,clock);
@@ -4185,25 +4284,6 @@ module packetization_n16$cls_ret$1$h1(d,q,clock);
     end
           
 endmodule // packetization_n16$cls_ret$1$h1
-
-
-module packetization_n16$cls_ret$1$ram_cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$cls_ret$1$ram_cnt
 
 
 module packetization_n16$cls_ret$1$rd_v(d,q,clock);
@@ -4366,9 +4446,12 @@ module packetization_n16$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  [4:0] ram_cnt$d;
-    wire  [4:0] ram_cnt$q;
-    reg  ram_cnt$clock;
+    reg  [4:0] cp_x$d;
+    wire  [4:0] cp_x$q;
+    reg  cp_x$clock;
+    reg  [4:0] cm_n$d;
+    wire  [4:0] cm_n$q;
+    reg  cm_n$clock;
     reg  [23:0] h0$d;
     wire  [23:0] h0$q;
     reg  h0$clock;
@@ -4386,6 +4469,8 @@ module packetization_n16$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,
     reg  rd_v$clock;
     
     // Local signals
+    reg  [4:0] cnt_p1;
+    reg  [4:0] cnt_m1;
     reg  push_ok;
     reg  pop_ok;
     reg  ram_empty;
@@ -4420,10 +4505,15 @@ module packetization_n16$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    packetization_n16$cls_ret$2$ram_cnt ram_cnt(
-        .d(ram_cnt$d),
-        .q(ram_cnt$q),
-        .clock(ram_cnt$clock)
+    packetization_n16$cls_ret$2$cp_x cp_x(
+        .d(cp_x$d),
+        .q(cp_x$q),
+        .clock(cp_x$clock)
+    );
+    packetization_n16$cls_ret$2$cm_n cm_n(
+        .d(cm_n$d),
+        .q(cm_n$q),
+        .clock(cm_n$clock)
     );
     packetization_n16$cls_ret$2$h0 h0(
         .d(h0$d),
@@ -4456,7 +4546,8 @@ module packetization_n16$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        ram_cnt$clock = clock;
+        cp_x$clock = clock;
+        cm_n$clock = clock;
         h0$clock = clock;
         h1$clock = clock;
         v0$clock = clock;
@@ -4465,7 +4556,8 @@ module packetization_n16$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        ram_cnt$d = ram_cnt$q;
+        cp_x$d = cp_x$q;
+        cm_n$d = cm_n$q;
         h0$d = h0$q;
         h1$d = h1$q;
         v0$d = v0$q;
@@ -4475,7 +4567,7 @@ module packetization_n16$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & v0$q;
-        ram_empty = ram_cnt$q == zero_c;
+        ram_empty = wp$q == rp$q;
         a2 = (v1$q | rd_v$q) & ~pop_ok;
         a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
         direct = push_ok & ram_empty & ~a2;
@@ -4517,17 +4609,17 @@ module packetization_n16$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,
         if (to_ram) begin
             wp$d = wp$q + one_a;
         end
-        if (to_ram & ~issue) begin
-            ram_cnt$d = ram_cnt$q + one_c;
-        end
-        if (issue & ~to_ram) begin
-            ram_cnt$d = ram_cnt$q - one_c;
-        end
+        cnt_p1 = cp_x$q ^ one_c;
+        cnt_m1 = ~cm_n$q;
         if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
+            cnt$d = cnt_p1;
+            cp_x$d = (cnt_p1 + one_c) ^ one_c;
+            cm_n$d = ~cnt$q;
         end
         if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
+            cnt$d = cnt_m1;
+            cp_x$d = cnt$q ^ one_c;
+            cm_n$d = cm_n$q + one_c;
         end
         head = h0$q;
         nonempty = v0$q;
@@ -4536,7 +4628,8 @@ module packetization_n16$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            ram_cnt$d = zero_c;
+            cp_x$d = zero_c;
+            cm_n$d = zero_c;
             v0$d = 1'b0;
             v1$d = 1'b0;
             rd_v$d = 1'b0;
@@ -4544,6 +4637,25 @@ module packetization_n16$cls_ret$2(clock,reset,push,push_data,pop,head,nonempty,
     end
     
 endmodule // packetization_n16$cls_ret$2
+
+
+module packetization_n16$cls_ret$2$cm_n(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$2$cm_n
 
 
 module packetization_n16$cls_ret$2$cnt(d,q,clock);
@@ -4563,6 +4675,25 @@ module packetization_n16$cls_ret$2$cnt(d,q,clock);
     end
           
 endmodule // packetization_n16$cls_ret$2$cnt
+
+
+module packetization_n16$cls_ret$2$cp_x(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$2$cp_x
 
 
 module packetization_n16$cls_ret$2$h0(d,q,clock);
@@ -4601,25 +4732,6 @@ module packetization_n16$cls_ret$2$h1(d,q,clock);
     end
           
 endmodule // packetization_n16$cls_ret$2$h1
-
-
-module packetization_n16$cls_ret$2$ram_cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$cls_ret$2$ram_cnt
 
 
 module packetization_n16$cls_ret$2$rd_v(d,q,clock);
@@ -4782,9 +4894,12 @@ module packetization_n16$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  [4:0] ram_cnt$d;
-    wire  [4:0] ram_cnt$q;
-    reg  ram_cnt$clock;
+    reg  [4:0] cp_x$d;
+    wire  [4:0] cp_x$q;
+    reg  cp_x$clock;
+    reg  [4:0] cm_n$d;
+    wire  [4:0] cm_n$q;
+    reg  cm_n$clock;
     reg  [23:0] h0$d;
     wire  [23:0] h0$q;
     reg  h0$clock;
@@ -4802,6 +4917,8 @@ module packetization_n16$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,
     reg  rd_v$clock;
     
     // Local signals
+    reg  [4:0] cnt_p1;
+    reg  [4:0] cnt_m1;
     reg  push_ok;
     reg  pop_ok;
     reg  ram_empty;
@@ -4836,10 +4953,15 @@ module packetization_n16$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    packetization_n16$cls_ret$3$ram_cnt ram_cnt(
-        .d(ram_cnt$d),
-        .q(ram_cnt$q),
-        .clock(ram_cnt$clock)
+    packetization_n16$cls_ret$3$cp_x cp_x(
+        .d(cp_x$d),
+        .q(cp_x$q),
+        .clock(cp_x$clock)
+    );
+    packetization_n16$cls_ret$3$cm_n cm_n(
+        .d(cm_n$d),
+        .q(cm_n$q),
+        .clock(cm_n$clock)
     );
     packetization_n16$cls_ret$3$h0 h0(
         .d(h0$d),
@@ -4872,7 +4994,8 @@ module packetization_n16$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        ram_cnt$clock = clock;
+        cp_x$clock = clock;
+        cm_n$clock = clock;
         h0$clock = clock;
         h1$clock = clock;
         v0$clock = clock;
@@ -4881,7 +5004,8 @@ module packetization_n16$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        ram_cnt$d = ram_cnt$q;
+        cp_x$d = cp_x$q;
+        cm_n$d = cm_n$q;
         h0$d = h0$q;
         h1$d = h1$q;
         v0$d = v0$q;
@@ -4891,7 +5015,7 @@ module packetization_n16$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & v0$q;
-        ram_empty = ram_cnt$q == zero_c;
+        ram_empty = wp$q == rp$q;
         a2 = (v1$q | rd_v$q) & ~pop_ok;
         a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
         direct = push_ok & ram_empty & ~a2;
@@ -4933,17 +5057,17 @@ module packetization_n16$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,
         if (to_ram) begin
             wp$d = wp$q + one_a;
         end
-        if (to_ram & ~issue) begin
-            ram_cnt$d = ram_cnt$q + one_c;
-        end
-        if (issue & ~to_ram) begin
-            ram_cnt$d = ram_cnt$q - one_c;
-        end
+        cnt_p1 = cp_x$q ^ one_c;
+        cnt_m1 = ~cm_n$q;
         if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
+            cnt$d = cnt_p1;
+            cp_x$d = (cnt_p1 + one_c) ^ one_c;
+            cm_n$d = ~cnt$q;
         end
         if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
+            cnt$d = cnt_m1;
+            cp_x$d = cnt$q ^ one_c;
+            cm_n$d = cm_n$q + one_c;
         end
         head = h0$q;
         nonempty = v0$q;
@@ -4952,7 +5076,8 @@ module packetization_n16$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            ram_cnt$d = zero_c;
+            cp_x$d = zero_c;
+            cm_n$d = zero_c;
             v0$d = 1'b0;
             v1$d = 1'b0;
             rd_v$d = 1'b0;
@@ -4960,6 +5085,25 @@ module packetization_n16$cls_ret$3(clock,reset,push,push_data,pop,head,nonempty,
     end
     
 endmodule // packetization_n16$cls_ret$3
+
+
+module packetization_n16$cls_ret$3$cm_n(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$3$cm_n
 
 
 module packetization_n16$cls_ret$3$cnt(d,q,clock);
@@ -4979,6 +5123,25 @@ module packetization_n16$cls_ret$3$cnt(d,q,clock);
     end
           
 endmodule // packetization_n16$cls_ret$3$cnt
+
+
+module packetization_n16$cls_ret$3$cp_x(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$cls_ret$3$cp_x
 
 
 module packetization_n16$cls_ret$3$h0(d,q,clock);
@@ -5017,25 +5180,6 @@ module packetization_n16$cls_ret$3$h1(d,q,clock);
     end
           
 endmodule // packetization_n16$cls_ret$3$h1
-
-
-module packetization_n16$cls_ret$3$ram_cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$cls_ret$3$ram_cnt
 
 
 module packetization_n16$cls_ret$3$rd_v(d,q,clock);
@@ -5860,9 +6004,12 @@ module packetization_n16$id_ret(clock,reset,push,push_data,pop,head,nonempty,cou
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  [4:0] ram_cnt$d;
-    wire  [4:0] ram_cnt$q;
-    reg  ram_cnt$clock;
+    reg  [4:0] cp_x$d;
+    wire  [4:0] cp_x$q;
+    reg  cp_x$clock;
+    reg  [4:0] cm_n$d;
+    wire  [4:0] cm_n$q;
+    reg  cm_n$clock;
     reg  [79:0] h0$d;
     wire  [79:0] h0$q;
     reg  h0$clock;
@@ -5880,6 +6027,8 @@ module packetization_n16$id_ret(clock,reset,push,push_data,pop,head,nonempty,cou
     reg  rd_v$clock;
     
     // Local signals
+    reg  [4:0] cnt_p1;
+    reg  [4:0] cnt_m1;
     reg  push_ok;
     reg  pop_ok;
     reg  ram_empty;
@@ -5914,10 +6063,15 @@ module packetization_n16$id_ret(clock,reset,push,push_data,pop,head,nonempty,cou
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    packetization_n16$id_ret$ram_cnt ram_cnt(
-        .d(ram_cnt$d),
-        .q(ram_cnt$q),
-        .clock(ram_cnt$clock)
+    packetization_n16$id_ret$cp_x cp_x(
+        .d(cp_x$d),
+        .q(cp_x$q),
+        .clock(cp_x$clock)
+    );
+    packetization_n16$id_ret$cm_n cm_n(
+        .d(cm_n$d),
+        .q(cm_n$q),
+        .clock(cm_n$clock)
     );
     packetization_n16$id_ret$h0 h0(
         .d(h0$d),
@@ -5950,7 +6104,8 @@ module packetization_n16$id_ret(clock,reset,push,push_data,pop,head,nonempty,cou
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        ram_cnt$clock = clock;
+        cp_x$clock = clock;
+        cm_n$clock = clock;
         h0$clock = clock;
         h1$clock = clock;
         v0$clock = clock;
@@ -5959,7 +6114,8 @@ module packetization_n16$id_ret(clock,reset,push,push_data,pop,head,nonempty,cou
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        ram_cnt$d = ram_cnt$q;
+        cp_x$d = cp_x$q;
+        cm_n$d = cm_n$q;
         h0$d = h0$q;
         h1$d = h1$q;
         v0$d = v0$q;
@@ -5969,7 +6125,7 @@ module packetization_n16$id_ret(clock,reset,push,push_data,pop,head,nonempty,cou
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & v0$q;
-        ram_empty = ram_cnt$q == zero_c;
+        ram_empty = wp$q == rp$q;
         a2 = (v1$q | rd_v$q) & ~pop_ok;
         a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
         direct = push_ok & ram_empty & ~a2;
@@ -6011,17 +6167,17 @@ module packetization_n16$id_ret(clock,reset,push,push_data,pop,head,nonempty,cou
         if (to_ram) begin
             wp$d = wp$q + one_a;
         end
-        if (to_ram & ~issue) begin
-            ram_cnt$d = ram_cnt$q + one_c;
-        end
-        if (issue & ~to_ram) begin
-            ram_cnt$d = ram_cnt$q - one_c;
-        end
+        cnt_p1 = cp_x$q ^ one_c;
+        cnt_m1 = ~cm_n$q;
         if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
+            cnt$d = cnt_p1;
+            cp_x$d = (cnt_p1 + one_c) ^ one_c;
+            cm_n$d = ~cnt$q;
         end
         if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
+            cnt$d = cnt_m1;
+            cp_x$d = cnt$q ^ one_c;
+            cm_n$d = cm_n$q + one_c;
         end
         head = h0$q;
         nonempty = v0$q;
@@ -6030,7 +6186,8 @@ module packetization_n16$id_ret(clock,reset,push,push_data,pop,head,nonempty,cou
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            ram_cnt$d = zero_c;
+            cp_x$d = zero_c;
+            cm_n$d = zero_c;
             v0$d = 1'b0;
             v1$d = 1'b0;
             rd_v$d = 1'b0;
@@ -6038,6 +6195,25 @@ module packetization_n16$id_ret(clock,reset,push,push_data,pop,head,nonempty,cou
     end
     
 endmodule // packetization_n16$id_ret
+
+
+module packetization_n16$id_ret$cm_n(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$id_ret$cm_n
 
 
 module packetization_n16$id_ret$cnt(d,q,clock);
@@ -6057,6 +6233,25 @@ module packetization_n16$id_ret$cnt(d,q,clock);
     end
           
 endmodule // packetization_n16$id_ret$cnt
+
+
+module packetization_n16$id_ret$cp_x(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$id_ret$cp_x
 
 
 module packetization_n16$id_ret$h0(d,q,clock);
@@ -6095,25 +6290,6 @@ module packetization_n16$id_ret$h1(d,q,clock);
     end
           
 endmodule // packetization_n16$id_ret$h1
-
-
-module packetization_n16$id_ret$ram_cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$id_ret$ram_cnt
 
 
 module packetization_n16$id_ret$rd_v(d,q,clock);
@@ -7727,9 +7903,12 @@ module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,coun
     reg  [4:0] cnt$d;
     wire  [4:0] cnt$q;
     reg  cnt$clock;
-    reg  [4:0] ram_cnt$d;
-    wire  [4:0] ram_cnt$q;
-    reg  ram_cnt$clock;
+    reg  [4:0] cp_x$d;
+    wire  [4:0] cp_x$q;
+    reg  cp_x$clock;
+    reg  [4:0] cm_n$d;
+    wire  [4:0] cm_n$q;
+    reg  cm_n$clock;
     reg  [3:0] h0$d;
     wire  [3:0] h0$q;
     reg  h0$clock;
@@ -7747,6 +7926,8 @@ module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,coun
     reg  rd_v$clock;
     
     // Local signals
+    reg  [4:0] cnt_p1;
+    reg  [4:0] cnt_m1;
     reg  push_ok;
     reg  pop_ok;
     reg  ram_empty;
@@ -7781,10 +7962,15 @@ module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,coun
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    packetization_n16$sendq$ram_cnt ram_cnt(
-        .d(ram_cnt$d),
-        .q(ram_cnt$q),
-        .clock(ram_cnt$clock)
+    packetization_n16$sendq$cp_x cp_x(
+        .d(cp_x$d),
+        .q(cp_x$q),
+        .clock(cp_x$clock)
+    );
+    packetization_n16$sendq$cm_n cm_n(
+        .d(cm_n$d),
+        .q(cm_n$q),
+        .clock(cm_n$clock)
     );
     packetization_n16$sendq$h0 h0(
         .d(h0$d),
@@ -7817,7 +8003,8 @@ module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,coun
         wp$clock = clock;
         rp$clock = clock;
         cnt$clock = clock;
-        ram_cnt$clock = clock;
+        cp_x$clock = clock;
+        cm_n$clock = clock;
         h0$clock = clock;
         h1$clock = clock;
         v0$clock = clock;
@@ -7826,7 +8013,8 @@ module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,coun
         wp$d = wp$q;
         rp$d = rp$q;
         cnt$d = cnt$q;
-        ram_cnt$d = ram_cnt$q;
+        cp_x$d = cp_x$q;
+        cm_n$d = cm_n$q;
         h0$d = h0$q;
         h1$d = h1$q;
         v0$d = v0$q;
@@ -7836,7 +8024,7 @@ module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,coun
         store$write_clock = clock;
         push_ok = push & (cnt$q != depth);
         pop_ok = pop & v0$q;
-        ram_empty = ram_cnt$q == zero_c;
+        ram_empty = wp$q == rp$q;
         a2 = (v1$q | rd_v$q) & ~pop_ok;
         a1 = v1$q | rd_v$q | (v0$q & ~pop_ok);
         direct = push_ok & ram_empty & ~a2;
@@ -7878,17 +8066,17 @@ module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,coun
         if (to_ram) begin
             wp$d = wp$q + one_a;
         end
-        if (to_ram & ~issue) begin
-            ram_cnt$d = ram_cnt$q + one_c;
-        end
-        if (issue & ~to_ram) begin
-            ram_cnt$d = ram_cnt$q - one_c;
-        end
+        cnt_p1 = cp_x$q ^ one_c;
+        cnt_m1 = ~cm_n$q;
         if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
+            cnt$d = cnt_p1;
+            cp_x$d = (cnt_p1 + one_c) ^ one_c;
+            cm_n$d = ~cnt$q;
         end
         if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
+            cnt$d = cnt_m1;
+            cp_x$d = cnt$q ^ one_c;
+            cm_n$d = cm_n$q + one_c;
         end
         head = h0$q;
         nonempty = v0$q;
@@ -7897,7 +8085,8 @@ module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,coun
             wp$d = zero_a;
             rp$d = zero_a;
             cnt$d = zero_c;
-            ram_cnt$d = zero_c;
+            cp_x$d = zero_c;
+            cm_n$d = zero_c;
             v0$d = 1'b0;
             v1$d = 1'b0;
             rd_v$d = 1'b0;
@@ -7905,6 +8094,25 @@ module packetization_n16$sendq(clock,reset,push,push_data,pop,head,nonempty,coun
     end
     
 endmodule // packetization_n16$sendq
+
+
+module packetization_n16$sendq$cm_n(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sendq$cm_n
 
 
 module packetization_n16$sendq$cnt(d,q,clock);
@@ -7924,6 +8132,25 @@ module packetization_n16$sendq$cnt(d,q,clock);
     end
           
 endmodule // packetization_n16$sendq$cnt
+
+
+module packetization_n16$sendq$cp_x(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$sendq$cp_x
 
 
 module packetization_n16$sendq$h0(d,q,clock);
@@ -7962,25 +8189,6 @@ module packetization_n16$sendq$h1(d,q,clock);
     end
           
 endmodule // packetization_n16$sendq$h1
-
-
-module packetization_n16$sendq$ram_cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$sendq$ram_cnt
 
 
 module packetization_n16$sendq$rd_v(d,q,clock);
@@ -8406,6 +8614,12 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
     reg  s1_stale$d;
     wire  s1_stale$q;
     reg  s1_stale$clock;
+    reg  held$d;
+    wire  held$q;
+    reg  held$clock;
+    reg  [15:0] held_meta$d;
+    wire  [15:0] held_meta$q;
+    reg  held_meta$clock;
     reg  out_valid$d;
     wire  out_valid$q;
     reg  out_valid$clock;
@@ -8417,7 +8631,7 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
     reg  out_meta$clock;
     
     // Local signals
-    reg  [3:0] read_addr;
+    reg  [15:0] s1_meta;
     reg  due;
     reg  out_free;
     reg  stall;
@@ -8462,6 +8676,16 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
         .q(s1_stale$q),
         .clock(s1_stale$clock)
     );
+    packetization_n16$timer$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    packetization_n16$timer$held_meta held_meta(
+        .d(held_meta$d),
+        .q(held_meta$q),
+        .clock(held_meta$clock)
+    );
     packetization_n16$timer$out_valid out_valid(
         .d(out_valid$d),
         .q(out_valid$q),
@@ -8484,6 +8708,8 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
         scan_ptr$clock = clock;
         s1_id$clock = clock;
         s1_stale$clock = clock;
+        held$clock = clock;
+        held_meta$clock = clock;
         out_valid$clock = clock;
         out_id$clock = clock;
         out_meta$clock = clock;
@@ -8491,6 +8717,8 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
         scan_ptr$d = scan_ptr$q;
         s1_id$d = s1_id$q;
         s1_stale$d = s1_stale$q;
+        held$d = held$q;
+        held_meta$d = held_meta$q;
         out_valid$d = out_valid$q;
         out_id$d = out_id$q;
         out_meta$d = out_meta$q;
@@ -8498,7 +8726,12 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
         expiry_mem$write_clock = clock;
         meta_mem$read_clock = clock;
         meta_mem$write_clock = clock;
-        due = armed$q[s1_id$q] & (now >= expiry_mem$read_data) & ~s1_stale$q & ~(cmd$valid & (cmd$id == s1_id$q));
+        s1_meta = meta_mem$read_data;
+        if (held$q) begin
+            s1_meta = held_meta$q;
+        end
+        held_meta$d = s1_meta;
+        due = armed$q[s1_id$q] & (held$q | (now >= expiry_mem$read_data)) & ~s1_stale$q & ~(cmd$valid & (cmd$id == s1_id$q));
         out_free = ~out_valid$q | source$ready;
         stall = due & ~out_free;
         source$valid = out_valid$q;
@@ -8511,21 +8744,21 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
         if (due & out_free) begin
             out_valid$d = 1'b1;
             out_id$d = s1_id$q;
-            out_meta$d = meta_mem$read_data;
+            out_meta$d = s1_meta;
             armed_after_fire = armed$q & ~(one_n << s1_id$q);
         end
         armed$d = armed_after_fire;
+        expiry_mem$read_address = scan_ptr$q;
+        meta_mem$read_address = scan_ptr$q;
+        held$d = stall;
         if (stall) begin
-            read_addr = s1_id$q;
+            s1_stale$d = cmd$valid & (cmd$id == s1_id$q);
         end
         else begin
-            read_addr = scan_ptr$q;
+            s1_id$d = scan_ptr$q;
             scan_ptr$d = scan_ptr$q + one;
+            s1_stale$d = cmd$valid & (cmd$id == scan_ptr$q);
         end
-        s1_id$d = read_addr;
-        expiry_mem$read_address = read_addr;
-        meta_mem$read_address = read_addr;
-        s1_stale$d = cmd$valid & (cmd$id == read_addr);
         expiry_mem$write_address = cmd$id;
         expiry_mem$write_data = cmd$expiry;
         expiry_mem$write_enable = 1'b0;
@@ -8601,6 +8834,44 @@ module packetization_n16$timer$expiry_mem(read_address,read_clock,read_data,writ
     end
                 
 endmodule // packetization_n16$timer$expiry_mem
+
+
+module packetization_n16$timer$held(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$timer$held
+
+
+module packetization_n16$timer$held_meta(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$timer$held_meta
 
 
 module packetization_n16$timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);

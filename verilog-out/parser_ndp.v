@@ -51,6 +51,7 @@ module parser_ndp(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready,
     localparam  beat$5 = 8'h5;
     localparam  beat$6 = 8'h6;
     localparam  beat$7 = 8'h7;
+    localparam  skip_8 = 8'h5;
     localparam  homa = 1'b0;
     localparam  bolt = 1'b0;
     localparam  bolt_src = 8'h20;
@@ -283,6 +284,7 @@ module parser_ndp(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready,
     
     // Local signals
     reg  word_in;
+    reg  kept;
     reg  frame_end;
     reg  full;
     reg  store;
@@ -762,8 +764,9 @@ module parser_ndp(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready,
         sink$ready = ~reset;
         word_in = sink$valid & ~reset;
         frame_end = word_in & sink$last;
-        full = used$q[32'h9];
-        store = word_in & ~full & ~ovf$q & (beats$q < c137_8);
+        full = used$q[32'h9] | vq_cnt$q[32'h6];
+        kept = beats$q >= skip_8;
+        store = word_in & kept & ~full & ~ovf$q & (beats$q < c137_8);
         ring$write_enable = store;
         ring$write_address = wp$q[0+:9];
         ring$write_data = sink$data;
@@ -776,7 +779,7 @@ module parser_ndp(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready,
             if (beats$q != c255_8) begin
                 beats$d = beats$q + one_8;
             end
-            if (~store & (beats$q < c137_8)) begin
+            if (~store & kept & (beats$q < c137_8)) begin
                 ovf$d = 1'b1;
             end
         end
@@ -874,7 +877,7 @@ module parser_ndp(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready,
                 hw7$d = sink$data[40+:24];
             end
         end
-        c_ovf = ovf$q | (full & (beats$q < c137_8));
+        c_ovf = ovf$q | (full & kept & (beats$q < c137_8));
         c_long = beats$q > c135_8;
         c_trunc = (beats$q < beat$7) | ((beats$q == beat$7) & (sink$empty != zero_3));
         c_len = (13'(beats$q) != exp_last$q) | (sink$empty != exp_empty$q);
@@ -947,7 +950,7 @@ module parser_ndp(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready,
         end
         vh[248+:72] = (72'(hw6$q[0+:48]) << sh24) | 72'(w7);
         vh[320+:16] = ip_pay$q;
-        v[0+:8] = beats$q;
+        v[0+:8] = beats$q - skip_8;
         v[8+:3] = sink$empty;
         v[11+:336] = vh;
         vq_push = frame_end & ~bad & ~vq_cnt$q[32'h6];
@@ -957,7 +960,7 @@ module parser_ndp(clock,reset,cfg$mac,cfg$ip,cfg$protocol,sink$valid,sink$ready,
         if (vq_push) begin
             vq_wp$d = vq_wp$q + one_6;
         end
-        vq_last_beat$d = beats$q;
+        vq_last_beat$d = beats$q - skip_8;
         vq_empty$d = sink$empty;
         if (frame_end) begin
             beats$d = zero_8;

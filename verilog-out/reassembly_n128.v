@@ -150,13 +150,12 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
     localparam  sh1 = 5'b1;
     localparam  one_8 = 16'h1;
     localparam  max_8 = 16'hffff;
-    localparam  hdr_words = 16'h8;
-    localparam  zero_14 = 14'b0;
+    localparam  hdr_words = 16'h3;
     localparam  one_16 = 16'h1;
     localparam  zero_16 = 16'h0;
     localparam  c7 = 16'h7;
     localparam  pkt_words_c = 16'h80;
-    localparam  hdr_last = 16'h7;
+    localparam  hdr_last = 16'h2;
     localparam  max_len = 16'h9800;
     localparam  sh3 = 5'b11;
     localparam  sh5 = 5'b101;
@@ -261,15 +260,6 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
     reg  done_tab$write_clock;
     reg  [80:0] done_tab$write_data;
     reg  done_tab$write_enable;
-    reg  dw_v$d;
-    wire  dw_v$q;
-    reg  dw_v$clock;
-    reg  [7:0] dw_idx$d;
-    wire  [7:0] dw_idx$q;
-    reg  dw_idx$clock;
-    reg  [80:0] dw$d;
-    wire  [80:0] dw$q;
-    reg  dw$clock;
     reg  [7:0] s1_didx$d;
     wire  [7:0] s1_didx$q;
     reg  s1_didx$clock;
@@ -674,12 +664,6 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
     reg  cnt_bad_data$clock;
     
     // Local signals
-    reg  d_fwd;
-    reg  [15:0] d_txid_f;
-    reg  [7:0] d_gap_f;
-    reg  [31:0] d_age_f;
-    reg  d_hit_f;
-    reg  d_hit_r;
     reg  [15:0] d_txid;
     reg  [7:0] d_gap;
     reg  [31:0] d_age;
@@ -694,8 +678,13 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
     reg  [15:0] ip_lo;
     reg  [5:0] s1_total;
     reg  s1_valid_req;
-    reg  [79:0] r0;
-    reg  [79:0] r1;
+    reg  fwd0;
+    reg  fwd1;
+    reg  m_s3;
+    reg  m0;
+    reg  m1;
+    reg  [15:0] id0;
+    reg  [15:0] id1;
     reg  used0_now;
     reg  s1_free;
     reg  used1_now;
@@ -742,6 +731,9 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
     reg  [127:0] deliv_set;
     reg  [63:0] expiry;
     reg  dp_first;
+    reg  dp_start;
+    reg  s0_direct;
+    reg  s2_free_dlv;
     reg  dp_accept;
     reg  dp_end;
     reg  [15:0] dp_payload_idx;
@@ -901,21 +893,6 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
         .write_clock(done_tab$write_clock),
         .write_data(done_tab$write_data),
         .write_enable(done_tab$write_enable)
-    );
-    reassembly_n128$dw_v dw_v(
-        .d(dw_v$d),
-        .q(dw_v$q),
-        .clock(dw_v$clock)
-    );
-    reassembly_n128$dw_idx dw_idx(
-        .d(dw_idx$d),
-        .q(dw_idx$q),
-        .clock(dw_idx$clock)
-    );
-    reassembly_n128$dw dw(
-        .d(dw$d),
-        .q(dw$q),
-        .clock(dw$clock)
     );
     reassembly_n128$s1_didx s1_didx(
         .d(s1_didx$d),
@@ -1583,9 +1560,6 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
         s2_new$clock = clock;
         s2_fail_alloc$clock = clock;
         s2_fail_bad$clock = clock;
-        dw_v$clock = clock;
-        dw_idx$clock = clock;
-        dw$clock = clock;
         s1_didx$clock = clock;
         s2_done$clock = clock;
         cnt_late$clock = clock;
@@ -1686,9 +1660,6 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
         s2_new$d = s2_new$q;
         s2_fail_alloc$d = s2_fail_alloc$q;
         s2_fail_bad$d = s2_fail_bad$q;
-        dw_v$d = dw_v$q;
-        dw_idx$d = dw_idx$q;
-        dw$d = dw$q;
         s1_didx$d = s1_didx$q;
         s2_done$d = s2_done$q;
         cnt_late$d = cnt_late$q;
@@ -1872,14 +1843,25 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
         s1_free = (s1_kind$q == k_free_dlv) | (s1_kind$q == k_free_tmo);
         s1_req = s1_kind$q == k_req;
         s1_writes = s1_req | (s1_kind$q == k_check) | (s1_kind$q == k_unres);
-        info_req$ready = ~(dp_unres_pend$q | s1_free | s1_req | dp_check_pend$q | free_pend$q | timer$source$valid | reset);
+        s2_free_dlv = s2_kind$q == k_free_dlv;
+        info_req$ready = ~(dp_unres_pend$q | s1_free | s1_req | dp_check_pend$q | s2_free_dlv | timer$source$valid | reset);
+        dp_first = dp_beats$q == zero_8;
+        dp_start = sink$valid & ~sink$last & dp_first & ~dp_outstanding$q & ~reset;
         timer$source$ready = 1'b0;
         s0_kind = k_none;
+        s0_direct = 1'b0;
         if (dp_unres_pend$q) begin
             s0_kind = k_unres;
         end
         else if (dp_check_pend$q) begin
             s0_kind = k_check;
+        end
+        else if (info_req$valid & info_req$ready) begin
+            s0_kind = k_req;
+        end
+        else if (dp_start) begin
+            s0_kind = k_check;
+            s0_direct = 1'b1;
         end
         else if (free_pend$q) begin
             s0_kind = k_free_dlv;
@@ -1889,9 +1871,6 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
                 s0_kind = k_free_tmo;
                 timer$source$ready = 1'b1;
             end
-        end
-        else if (info_req$valid & info_req$ready) begin
-            s0_kind = k_req;
         end
         ip_hi = info_req$src_ip[16+:16];
         ip_lo = info_req$src_ip[0+:16];
@@ -1927,6 +1906,14 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
             s1_txid$d = dp_txid$q;
             s1_len$d = dp_len$q;
             s1_off$d = dp_off$q;
+        end
+        if (s0_direct) begin
+            s1_id$d = sink$rx_msg_id[0+:7];
+            s1_ip$d = sink$remote_ip;
+            s1_port$d = sink$remote_port;
+            s1_txid$d = sink$tx_msg_id;
+            s1_len$d = sink$msg_len;
+            s1_off$d = sink$pkt_offset;
         end
         fwd = s3_valid$q & (s3_id$q == s2_id$q);
         if (fwd) begin
@@ -1977,9 +1964,6 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
         done_tab$write_data[1+:32] = dwr_ip;
         done_tab$write_data[33+:16] = dwr_txid;
         done_tab$write_data[49+:32] = expiry_lo;
-        dw_v$d = done_tab$write_enable;
-        dw_idx$d = done_tab$write_address;
-        dw$d = done_tab$write_data;
         if (do_free & (row[182+:2] == loc_cam)) begin
             cam_del_mask = one_cam << row_loc_index[0+:2];
         end
@@ -1988,19 +1972,20 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
             s1_total = s1_len$q[10+:6] + one_6;
         end
         s1_valid_req = s1_vreq$q & s1_voff$q;
-        r0 = way0$read_data;
-        if (s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q)) begin
-            r0[0+:32] = s3_ip$q;
-            r0[32+:16] = s3_port$q;
-            r0[48+:16] = s3_txid$q;
-            r0[64+:16] = 16'(s3_id$q);
+        fwd0 = s3_ins$q & (s3_loc_kind$q == loc_way0) & (s3_loc_index$q == s1_slot0$q);
+        fwd1 = s3_ins$q & (s3_loc_kind$q == loc_way1) & (s3_loc_index$q == s1_slot1$q);
+        m_s3 = (s3_ip$q == s1_ip$q) & (s3_port$q == s1_port$q) & (s3_txid$q == s1_txid$q);
+        m0 = (way0$read_data[0+:32] == s1_ip$q) & (way0$read_data[32+:16] == s1_port$q) & (way0$read_data[48+:16] == s1_txid$q);
+        id0 = way0$read_data[64+:16];
+        if (fwd0) begin
+            m0 = m_s3;
+            id0 = 16'(s3_id$q);
         end
-        r1 = way1$read_data;
-        if (s3_ins$q & (s3_loc_kind$q == loc_way1) & (s3_loc_index$q == s1_slot1$q)) begin
-            r1[0+:32] = s3_ip$q;
-            r1[32+:16] = s3_port$q;
-            r1[48+:16] = s3_txid$q;
-            r1[64+:16] = 16'(s3_id$q);
+        m1 = (way1$read_data[0+:32] == s1_ip$q) & (way1$read_data[32+:16] == s1_port$q) & (way1$read_data[48+:16] == s1_txid$q);
+        id1 = way1$read_data[64+:16];
+        if (fwd1) begin
+            m1 = m_s3;
+            id1 = 16'(s3_id$q);
         end
         used0_now = used0$q[s1_slot0$q];
         used1_now = used1$q[s1_slot1$q];
@@ -2009,27 +1994,27 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
         hit_id = zero_16;
         if (cam_used_now[0] & (cam_ip$0$q == s1_ip$q) & (cam_port$0$q == s1_port$q) & (cam_txid$0$q == s1_txid$q)) begin
             hit = 1'b1;
-            hit_id = cam_id$0$q;
+            hit_id = hit_id | cam_id$0$q;
         end
         if (cam_used_now[1] & (cam_ip$1$q == s1_ip$q) & (cam_port$1$q == s1_port$q) & (cam_txid$1$q == s1_txid$q)) begin
             hit = 1'b1;
-            hit_id = cam_id$1$q;
+            hit_id = hit_id | cam_id$1$q;
         end
         if (cam_used_now[2] & (cam_ip$2$q == s1_ip$q) & (cam_port$2$q == s1_port$q) & (cam_txid$2$q == s1_txid$q)) begin
             hit = 1'b1;
-            hit_id = cam_id$2$q;
+            hit_id = hit_id | cam_id$2$q;
         end
         if (cam_used_now[3] & (cam_ip$3$q == s1_ip$q) & (cam_port$3$q == s1_port$q) & (cam_txid$3$q == s1_txid$q)) begin
             hit = 1'b1;
-            hit_id = cam_id$3$q;
+            hit_id = hit_id | cam_id$3$q;
         end
-        if (used1_now & (r1[0+:32] == s1_ip$q) & (r1[32+:16] == s1_port$q) & (r1[48+:16] == s1_txid$q)) begin
+        if (used1_now & m1) begin
             hit = 1'b1;
-            hit_id = r1[64+:16];
+            hit_id = hit_id | id1;
         end
-        if (used0_now & (r0[0+:32] == s1_ip$q) & (r0[32+:16] == s1_port$q) & (r0[48+:16] == s1_txid$q)) begin
+        if (used0_now & m0) begin
             hit = 1'b1;
-            hit_id = r0[64+:16];
+            hit_id = hit_id | id0;
         end
         cam_free_any = 1'b0;
         cam_free_idx = cam_code$0;
@@ -2104,19 +2089,10 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
                 class_buf = class_base$0 + class_fresh_off$0$q;
             end
         end
-        d_fwd = dw_v$q & (dw_idx$q == s1_didx$q);
         d_txid = done_tab$read_data[33+:16];
         d_gap = d_txid[8+:8] - s1_txid$q[8+:8];
         d_age = now_lo - done_tab$read_data[49+:32];
-        d_hit_r = done_tab$read_data[0+:1] & (done_tab$read_data[1+:32] == s1_ip$q) & (d_txid[0+:8] == s1_txid$q[0+:8]) & ~d_gap[32'h7] & d_age[32'h1f];
-        d_txid_f = dw$q[33+:16];
-        d_gap_f = d_txid_f[8+:8] - s1_txid$q[8+:8];
-        d_age_f = now_lo - dw$q[49+:32];
-        d_hit_f = dw$q[0+:1] & (dw$q[1+:32] == s1_ip$q) & (d_txid_f[0+:8] == s1_txid$q[0+:8]) & ~d_gap_f[32'h7] & d_age_f[32'h1f];
-        d_hit = d_hit_r;
-        if (d_fwd) begin
-            d_hit = d_hit_f;
-        end
+        d_hit = done_tab$read_data[0+:1] & (done_tab$read_data[1+:32] == s1_ip$q) & (d_txid[0+:8] == s1_txid$q[0+:8]) & ~d_gap[32'h7] & d_age[32'h1f];
         alloc = (s1_kind$q == k_req) & ~hit & ~d_hit & s1_valid_req & id_avail & class_found & (~used0_now | ~used1_now | cam_free_any);
         s2_kind$d = s1_kind$q;
         s2_new$d = alloc;
@@ -2161,7 +2137,10 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
             end
         end
         s2_id$d = row_id;
-        rows$read_address = row_id;
+        rows$read_address = s1_id$q;
+        if (s1_kind$q == k_req) begin
+            rows$read_address = hit_id[0+:7];
+        end
         s2_alloc = s2_new$q;
         id_fifo$pop = 1'b0;
         ins_mask0 = zero_s;
@@ -2517,8 +2496,7 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
         s3_valid$d = rows$write_enable;
         s3_id$d = s2_id$q;
         s3_row$d = rows$write_data;
-        dp_first = dp_beats$q == zero_8;
-        sink$ready = ~reset & (~dp_outstanding$q | (~dp_first & (dp_beats$q[2+:14] == zero_14) & ~sink$last));
+        sink$ready = ~reset & (~dp_outstanding$q | (~dp_first & (dp_beats$q < hdr_words) & ~sink$last));
         dp_accept = sink$valid & sink$ready;
         dp_share = dp_cw$q - (16'(dp_off$q) << sh7);
         dp_words$d = pkt_words_c;
@@ -2558,7 +2536,7 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
                 dp_cw$d = (sink$msg_len + c7) >> sh3;
                 v_ok$d = 1'b0;
                 if (~sink$last) begin
-                    dp_check_pend$d = 1'b1;
+                    dp_check_pend$d = ~s0_direct;
                     dp_outstanding$d = 1'b1;
                 end
             end
@@ -2705,7 +2683,6 @@ module reassembly_n128(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$va
             cnt_bad_data$d = zero_32;
             cnt_late$d = zero_32;
             s2_done$d = 1'b0;
-            dw_v$d = 1'b0;
             s3_ins$d = 1'b0;
             fr_v$d = 1'b0;
             tc_valid$d = 1'b0;
@@ -5315,63 +5292,6 @@ module reassembly_n128$dp_words(d,q,clock);
 endmodule // reassembly_n128$dp_words
 
 
-module reassembly_n128$dw(d,q,clock);
-    
-    // Module arguments
-    input wire  [80:0] d;
-    output reg  [80:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 81'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // reassembly_n128$dw
-
-
-module reassembly_n128$dw_idx(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // reassembly_n128$dw_idx
-
-
-module reassembly_n128$dw_v(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // reassembly_n128$dw_v
-
-
 module reassembly_n128$eng_addr(d,q,clock);
     
     // Module arguments
@@ -7347,6 +7267,12 @@ module reassembly_n128$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,
     reg  s1_stale$d;
     wire  s1_stale$q;
     reg  s1_stale$clock;
+    reg  held$d;
+    wire  held$q;
+    reg  held$clock;
+    reg  [15:0] held_meta$d;
+    wire  [15:0] held_meta$q;
+    reg  held_meta$clock;
     reg  out_valid$d;
     wire  out_valid$q;
     reg  out_valid$clock;
@@ -7358,7 +7284,7 @@ module reassembly_n128$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,
     reg  out_meta$clock;
     
     // Local signals
-    reg  [6:0] read_addr;
+    reg  [15:0] s1_meta;
     reg  due;
     reg  out_free;
     reg  stall;
@@ -7403,6 +7329,16 @@ module reassembly_n128$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,
         .q(s1_stale$q),
         .clock(s1_stale$clock)
     );
+    reassembly_n128$timer$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    reassembly_n128$timer$held_meta held_meta(
+        .d(held_meta$d),
+        .q(held_meta$q),
+        .clock(held_meta$clock)
+    );
     reassembly_n128$timer$out_valid out_valid(
         .d(out_valid$d),
         .q(out_valid$q),
@@ -7425,6 +7361,8 @@ module reassembly_n128$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,
         scan_ptr$clock = clock;
         s1_id$clock = clock;
         s1_stale$clock = clock;
+        held$clock = clock;
+        held_meta$clock = clock;
         out_valid$clock = clock;
         out_id$clock = clock;
         out_meta$clock = clock;
@@ -7432,6 +7370,8 @@ module reassembly_n128$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,
         scan_ptr$d = scan_ptr$q;
         s1_id$d = s1_id$q;
         s1_stale$d = s1_stale$q;
+        held$d = held$q;
+        held_meta$d = held_meta$q;
         out_valid$d = out_valid$q;
         out_id$d = out_id$q;
         out_meta$d = out_meta$q;
@@ -7439,7 +7379,12 @@ module reassembly_n128$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,
         expiry_mem$write_clock = clock;
         meta_mem$read_clock = clock;
         meta_mem$write_clock = clock;
-        due = armed$q[s1_id$q] & (now >= expiry_mem$read_data) & ~s1_stale$q & ~(cmd$valid & (cmd$id == s1_id$q));
+        s1_meta = meta_mem$read_data;
+        if (held$q) begin
+            s1_meta = held_meta$q;
+        end
+        held_meta$d = s1_meta;
+        due = armed$q[s1_id$q] & (held$q | (now >= expiry_mem$read_data)) & ~s1_stale$q & ~(cmd$valid & (cmd$id == s1_id$q));
         out_free = ~out_valid$q | source$ready;
         stall = due & ~out_free;
         source$valid = out_valid$q;
@@ -7452,21 +7397,21 @@ module reassembly_n128$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,
         if (due & out_free) begin
             out_valid$d = 1'b1;
             out_id$d = s1_id$q;
-            out_meta$d = meta_mem$read_data;
+            out_meta$d = s1_meta;
             armed_after_fire = armed$q & ~(one_n << s1_id$q);
         end
         armed$d = armed_after_fire;
+        expiry_mem$read_address = scan_ptr$q;
+        meta_mem$read_address = scan_ptr$q;
+        held$d = stall;
         if (stall) begin
-            read_addr = s1_id$q;
+            s1_stale$d = cmd$valid & (cmd$id == s1_id$q);
         end
         else begin
-            read_addr = scan_ptr$q;
+            s1_id$d = scan_ptr$q;
             scan_ptr$d = scan_ptr$q + one;
+            s1_stale$d = cmd$valid & (cmd$id == scan_ptr$q);
         end
-        s1_id$d = read_addr;
-        expiry_mem$read_address = read_addr;
-        meta_mem$read_address = read_addr;
-        s1_stale$d = cmd$valid & (cmd$id == read_addr);
         expiry_mem$write_address = cmd$id;
         expiry_mem$write_data = cmd$expiry;
         expiry_mem$write_enable = 1'b0;
@@ -7542,6 +7487,44 @@ module reassembly_n128$timer$expiry_mem(read_address,read_clock,read_data,write_
     end
                 
 endmodule // reassembly_n128$timer$expiry_mem
+
+
+module reassembly_n128$timer$held(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n128$timer$held
+
+
+module reassembly_n128$timer$held_meta(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n128$timer$held_meta
 
 
 module reassembly_n128$timer$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);

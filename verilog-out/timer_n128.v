@@ -51,6 +51,12 @@ module timer_n128(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,cmd$meta,so
     reg  s1_stale$d;
     wire  s1_stale$q;
     reg  s1_stale$clock;
+    reg  held$d;
+    wire  held$q;
+    reg  held$clock;
+    reg  [15:0] held_meta$d;
+    wire  [15:0] held_meta$q;
+    reg  held_meta$clock;
     reg  out_valid$d;
     wire  out_valid$q;
     reg  out_valid$clock;
@@ -62,7 +68,7 @@ module timer_n128(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,cmd$meta,so
     reg  out_meta$clock;
     
     // Local signals
-    reg  [6:0] read_addr;
+    reg  [15:0] s1_meta;
     reg  due;
     reg  out_free;
     reg  stall;
@@ -107,6 +113,16 @@ module timer_n128(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,cmd$meta,so
         .q(s1_stale$q),
         .clock(s1_stale$clock)
     );
+    timer_n128$held held(
+        .d(held$d),
+        .q(held$q),
+        .clock(held$clock)
+    );
+    timer_n128$held_meta held_meta(
+        .d(held_meta$d),
+        .q(held_meta$q),
+        .clock(held_meta$clock)
+    );
     timer_n128$out_valid out_valid(
         .d(out_valid$d),
         .q(out_valid$q),
@@ -129,6 +145,8 @@ module timer_n128(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,cmd$meta,so
         scan_ptr$clock = clock;
         s1_id$clock = clock;
         s1_stale$clock = clock;
+        held$clock = clock;
+        held_meta$clock = clock;
         out_valid$clock = clock;
         out_id$clock = clock;
         out_meta$clock = clock;
@@ -136,6 +154,8 @@ module timer_n128(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,cmd$meta,so
         scan_ptr$d = scan_ptr$q;
         s1_id$d = s1_id$q;
         s1_stale$d = s1_stale$q;
+        held$d = held$q;
+        held_meta$d = held_meta$q;
         out_valid$d = out_valid$q;
         out_id$d = out_id$q;
         out_meta$d = out_meta$q;
@@ -143,7 +163,12 @@ module timer_n128(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,cmd$meta,so
         expiry_mem$write_clock = clock;
         meta_mem$read_clock = clock;
         meta_mem$write_clock = clock;
-        due = armed$q[s1_id$q] & (now >= expiry_mem$read_data) & ~s1_stale$q & ~(cmd$valid & (cmd$id == s1_id$q));
+        s1_meta = meta_mem$read_data;
+        if (held$q) begin
+            s1_meta = held_meta$q;
+        end
+        held_meta$d = s1_meta;
+        due = armed$q[s1_id$q] & (held$q | (now >= expiry_mem$read_data)) & ~s1_stale$q & ~(cmd$valid & (cmd$id == s1_id$q));
         out_free = ~out_valid$q | source$ready;
         stall = due & ~out_free;
         source$valid = out_valid$q;
@@ -156,21 +181,21 @@ module timer_n128(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expiry,cmd$meta,so
         if (due & out_free) begin
             out_valid$d = 1'b1;
             out_id$d = s1_id$q;
-            out_meta$d = meta_mem$read_data;
+            out_meta$d = s1_meta;
             armed_after_fire = armed$q & ~(one_n << s1_id$q);
         end
         armed$d = armed_after_fire;
+        expiry_mem$read_address = scan_ptr$q;
+        meta_mem$read_address = scan_ptr$q;
+        held$d = stall;
         if (stall) begin
-            read_addr = s1_id$q;
+            s1_stale$d = cmd$valid & (cmd$id == s1_id$q);
         end
         else begin
-            read_addr = scan_ptr$q;
+            s1_id$d = scan_ptr$q;
             scan_ptr$d = scan_ptr$q + one;
+            s1_stale$d = cmd$valid & (cmd$id == scan_ptr$q);
         end
-        s1_id$d = read_addr;
-        expiry_mem$read_address = read_addr;
-        meta_mem$read_address = read_addr;
-        s1_stale$d = cmd$valid & (cmd$id == read_addr);
         expiry_mem$write_address = cmd$id;
         expiry_mem$write_data = cmd$expiry;
         expiry_mem$write_enable = 1'b0;
@@ -246,6 +271,44 @@ module timer_n128$expiry_mem(read_address,read_clock,read_data,write_address,wri
     end
                 
 endmodule // timer_n128$expiry_mem
+
+
+module timer_n128$held(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // timer_n128$held
+
+
+module timer_n128$held_meta(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // timer_n128$held_meta
 
 
 module timer_n128$meta_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
