@@ -46,7 +46,6 @@ struct Seen {
     req_accepted: bool,
     resp: Option<(bool, u16)>,
     last_beat_accepted: bool,
-    beat_stalled: bool,
     out_word: bool,
     out_last: bool,
 }
@@ -136,8 +135,6 @@ impl<
                     self.pos = 0;
                     seen.last_beat_accepted = true;
                 }
-            } else {
-                seen.beat_stalled = true;
             }
         }
         seen.out_word = u.source.valid.val();
@@ -201,8 +198,8 @@ fn reassembly_latencies<
 /// Streams `n` single-packet messages of `len` bytes back to back, issuing each request
 /// while the previous frame streams and each frame as soon as its answer is in (faster
 /// than the wire brings them: a frame here is its [`HDR_WORDS`] and payload words, on
-/// the wire 8 header words and the payload). Returns (input cycles per message, input
-/// stall cycles, messages delivered). A frame whose first beat comes with an accepted
+/// the wire 8 header words and the payload). Returns (input cycles per message, messages
+/// delivered). A frame whose first beat comes with an accepted
 /// request waits a cycle before its beat `HDR_WORDS` (the block's contract); those
 /// cycles are in the cycles per message.
 fn reassembly_line_rate<
@@ -216,7 +213,7 @@ fn reassembly_line_rate<
     cfg: &ReassemblyConfig,
     len: u16,
     n: u32,
-) -> Result<(f64, u64, u64), String> {
+) -> Result<(f64, u64), String> {
     let mut h = RxHarness::<A, N, C, SA, S, BW>::new(cfg)?;
     let pkt = |k: u32| Packet {
         ip: 0x0a00_0100 + (k % 20),
@@ -225,7 +222,7 @@ fn reassembly_line_rate<
         len,
         off: 0,
     };
-    let (mut issued, mut answered, mut done, mut delivered, mut stalls) = (0u32, 0u32, 0u32, 0, 0);
+    let (mut issued, mut answered, mut done, mut delivered) = (0u32, 0u32, 0u32, 0);
     let (mut first, mut last) = (None, 0);
     let mut guard = 0u64;
     while done < n {
@@ -250,7 +247,6 @@ fn reassembly_line_rate<
             h.frames.push_back((pkt(answered), id));
             answered += 1;
         }
-        stalls += s.beat_stalled as u64;
         if s.last_beat_accepted {
             done += 1;
             last = c;
@@ -262,7 +258,7 @@ fn reassembly_line_rate<
         delivered += (s.out_word && s.out_last) as u64;
     }
     let span = last + 1 - first.unwrap_or(0);
-    Ok((span as f64 / n as f64, stalls, delivered))
+    Ok((span as f64 / n as f64, delivered))
 }
 
 /// Measures every budget of the reassembly module (N = 16 and 128).
@@ -303,7 +299,7 @@ pub fn reassembly_budgets() -> Result<Vec<Budget>, String> {
             17.0,
         ),
     ] {
-        for (block, (per, stalls, delivered)) in [
+        for (block, (per, delivered)) in [
             (
                 "reassembly_n16",
                 reassembly_line_rate::<4, 16, 5, 6, 64, 15>(&c16, len, 400)?,
@@ -315,11 +311,8 @@ pub fn reassembly_budgets() -> Result<Vec<Budget>, String> {
         ] {
             // Stalls are counted in `per` (see `reassembly_line_rate`); in the NIC's phases
             // there are none (`hdl/tests/blocks/reassembly.rs::line_rate`).
-            let _ = stalls;
             if delivered != 400 {
-                return Err(format!(
-                    "{block}: {what}: {stalls} input stalls, {delivered} of 400 delivered"
-                ));
+                return Err(format!("{block}: {what}: {delivered} of 400 delivered"));
             }
             out.push(Budget {
                 block,
