@@ -34,6 +34,8 @@ fn run(
         seed,
         set: sets,
         vcd: vec![],
+        vcd_scope: vec![],
+        vcd_cycles: None,
         pcap: vec![],
         print: false,
         list: false,

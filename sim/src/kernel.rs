@@ -15,7 +15,7 @@
 //! Setting the inputs and lowering the clock share one settle, so a cycle costs two settles.
 //! No block here acts on the falling edge; a block that did would still see it.
 use crate::ports::PortRecorder;
-use crate::vcd::VcdRecorder;
+use crate::vcd::{WaveLayout, WaveOpts, WaveRecorder};
 use nt_hdl::Clocked;
 use rust_hdl::core::block::Tracker;
 use rust_hdl::prelude::*;
@@ -75,7 +75,7 @@ pub struct Kernel<B: Block> {
     /// Settle passes skip the blocks nothing can have changed (rust-hdl-core's `Tracker`,
     /// patched in: see vendor/README.md); `None` evaluates everything every pass.
     tracker: Option<Tracker>,
-    vcd: Option<VcdRecorder<Box<dyn Write + Send>>>,
+    vcd: Option<WaveRecorder<Box<dyn Write + Send>>>,
     ports: Option<PortRecorder>,
 }
 
@@ -119,9 +119,20 @@ impl<B: Block> Kernel<B> {
         self.period_fs
     }
 
-    /// Records every signal of the hierarchy to `w` as VCD from now on.
-    pub fn record_vcd(&mut self, w: Box<dyn Write + Send>) -> Result<(), KernelError> {
-        self.vcd = Some(VcdRecorder::new(w, &self.uut)?);
+    /// Records every signal of the hierarchy to `w` as VCD from now on, under the top
+    /// scope `top` ([`crate::vcd`]).
+    pub fn record_vcd(&mut self, w: Box<dyn Write + Send>, top: &str) -> Result<(), KernelError> {
+        self.record_wave(w, &WaveOpts::all(top))
+    }
+
+    /// Records the signals `opts` selects, in its window of cycles, to `w` as VCD.
+    pub fn record_wave(
+        &mut self,
+        w: Box<dyn Write + Send>,
+        opts: &WaveOpts,
+    ) -> Result<(), KernelError> {
+        let layout = WaveLayout::of_block(&self.uut);
+        self.vcd = Some(WaveRecorder::new(w, &layout, opts)?);
         Ok(())
     }
 
@@ -180,13 +191,14 @@ impl<B: Block> Kernel<B> {
         if let Some(p) = self.ports.as_mut() {
             p.sample(&self.uut);
         }
-        if let Some(v) = self.vcd.as_mut() {
-            v.sample(t0, &self.uut)?;
+        let rec = self.vcd.as_ref().is_some_and(|v| v.records(self.cycle));
+        if let Some(v) = self.vcd.as_mut().filter(|_| rec) {
+            v.sample_block(t0, &self.uut)?;
         }
         (self.clock)(&mut self.uut).next = Clock { clk: true };
         self.converge()?;
-        if let Some(v) = self.vcd.as_mut() {
-            v.sample(t0 + self.period_fs / 2, &self.uut)?;
+        if let Some(v) = self.vcd.as_mut().filter(|_| rec) {
+            v.sample_block(t0 + self.period_fs / 2, &self.uut)?;
         }
         self.cycle += 1;
         self.dirty = true; // the clock must fall before the next sample
@@ -205,8 +217,14 @@ impl<B: Block> Kernel<B> {
 
     /// Flushes the waveform, if any.
     pub fn finish(&mut self) -> Result<(), KernelError> {
+        let rec = self
+            .vcd
+            .as_ref()
+            .is_some_and(|v| v.records(self.cycle.saturating_sub(1)));
         if let Some(v) = self.vcd.as_mut() {
-            v.sample(self.cycle * self.period_fs, &self.uut)?;
+            if rec {
+                v.sample_block(self.cycle * self.period_fs, &self.uut)?;
+            }
             v.flush()?;
         }
         Ok(())

@@ -482,9 +482,16 @@ pub struct MsgSpec {
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct OutputCfg {
-    /// Devices (hosts or switches) whose every signal is written to `<name>.vcd`.
+    /// Devices (hosts or switches) whose signals are written to `<name>.vcd`.
     #[serde(default)]
     pub vcd: Vec<String>,
+    /// Globs that restrict those waveforms to some scopes or signals (`h1.reassembly`,
+    /// `*.parser.*`; [`crate::vcd::WaveOpts::scopes`]); empty: every signal.
+    #[serde(default)]
+    pub vcd_scope: Vec<String>,
+    /// The cycles those waveforms hold, `FROM..TO` (`1000..2000`, `5000..`); empty: all.
+    #[serde(default)]
+    pub vcd_cycles: String,
     /// Links, `"a-b"` by their endpoints as written, whose frames are written one file
     /// per direction, `link_<a>_to_<b>.pcapng` and `link_<b>_to_<a>.pcapng`
     /// ([`capture_file`]).
@@ -649,7 +656,11 @@ pub trait HostDev: Send {
     fn outcomes_from(&self, from: usize) -> Vec<(usize, Outcome, u64)>;
     fn unresolved(&self) -> usize;
     fn idle(&self) -> bool;
-    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
+    fn record_vcd(
+        &mut self,
+        w: Box<dyn std::io::Write + Send>,
+        opts: &crate::vcd::WaveOpts,
+    ) -> Result<(), String>;
     /// The NIC's main counters (`NicStats`).
     fn stats(&self) -> HostStats;
     /// The open messages' windows in packets ([`NicSim::window_pkts`]).
@@ -687,8 +698,12 @@ impl<E: NicEngine> HostDev for NicDriver<E> {
         let q = &self.last_probe;
         self.edges_idle() && !(q.mac_rx || q.mac_tx || q.app_rx || q.app_tx)
     }
-    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
-        self.engine_mut().record_vcd(w)
+    fn record_vcd(
+        &mut self,
+        w: Box<dyn std::io::Write + Send>,
+        opts: &crate::vcd::WaveOpts,
+    ) -> Result<(), String> {
+        self.engine_mut().record_vcd(w, opts)
     }
     fn stats(&self) -> HostStats {
         NicDriver::stats(self)
@@ -713,7 +728,11 @@ pub trait SwitchDev: Send {
     /// Sets forwarding entry `k` (`route[k]`: valid, IPv4 destination, output port) from
     /// the next cycle on.
     fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) -> Result<(), String>;
-    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
+    fn record_vcd(
+        &mut self,
+        w: Box<dyn std::io::Write + Send>,
+        opts: &crate::vcd::WaveOpts,
+    ) -> Result<(), String>;
 }
 
 impl<E: SwitchEngine> SwitchDev for SwitchDriver<E> {
@@ -744,8 +763,12 @@ impl<E: SwitchEngine> SwitchDev for SwitchDriver<E> {
     fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) -> Result<(), String> {
         SwitchDriver::set_route(self, k, valid, ip, port)
     }
-    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
-        self.engine_mut().record_vcd(w)
+    fn record_vcd(
+        &mut self,
+        w: Box<dyn std::io::Write + Send>,
+        opts: &crate::vcd::WaveOpts,
+    ) -> Result<(), String> {
+        self.engine_mut().record_vcd(w, opts)
     }
 }
 
@@ -1662,12 +1685,24 @@ impl Network {
             .position(|n| n == name)
     }
 
-    /// Records every signal of device `i` ([`Network::device_index`]) to `w` from now on.
+    /// Records the signals of device `i` ([`Network::device_index`]) that `opts` selects to
+    /// `w` from now on ([`crate::vcd`]; `opts.top` is the device's name when empty).
     pub fn record_vcd(
         &mut self,
         i: usize,
         w: Box<dyn std::io::Write + Send>,
+        opts: &crate::vcd::WaveOpts,
     ) -> Result<(), String> {
+        let mut opts = opts.clone();
+        if opts.top.is_empty() {
+            opts.top = self
+                .host_names
+                .iter()
+                .chain(self.switch_names.iter())
+                .nth(i)
+                .cloned()
+                .unwrap_or_else(|| format!("dev{i}"));
+        }
         let d = self
             .devs
             .get_mut(i)
@@ -1675,8 +1710,8 @@ impl Network {
             .get_mut()
             .map_err(|_| "device lock poisoned".to_string())?;
         match d {
-            Dev::Host(h) => h.record_vcd(w),
-            Dev::Switch(s) => s.record_vcd(w),
+            Dev::Host(h) => h.record_vcd(w, &opts),
+            Dev::Switch(s) => s.record_vcd(w, &opts),
         }
     }
 

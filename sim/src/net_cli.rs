@@ -39,9 +39,19 @@ pub struct RunArgs {
     /// `switch.port_bytes=65536`, `switch.mode=trim` (docs/network.md "Overrides").
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
-    /// Devices whose every signal goes to DIR/<run>/<device>.vcd (repeatable).
-    #[arg(long = "vcd")]
+    /// Devices whose signals go to DIR/<run>/<device>.vcd (repeatable; adds to the file's
+    /// `[output] vcd`), on the native or the compiled engine.
+    #[arg(long = "vcd", value_name = "DEVICE")]
     pub vcd: Vec<String>,
+    /// Records only the scopes and signals whose dotted path matches GLOB, such as
+    /// `h1.reassembly`, `h1.parser.*` or `*.ready` (repeatable; `*` any characters, `?`
+    /// one; replaces the file's `[output] vcd_scope`).
+    #[arg(long = "vcd-scope", value_name = "GLOB")]
+    pub vcd_scope: Vec<String>,
+    /// Records only cycles FROM to TO (`1000..2000`; `5000..` to the end; replaces the
+    /// file's `[output] vcd_cycles`).
+    #[arg(long = "vcd-cycles", value_name = "FROM..TO")]
+    pub vcd_cycles: Option<String>,
     /// Links, named A-B by their ends as written (`h0-s0:0`), whose frames go to
     /// DIR/<run>/link_<A>_to_<B>.pcapng and link_<B>_to_<A>.pcapng, stamped in real time
     /// at 3.2 GHz (repeatable; adds to the file's `[output] pcap`).
@@ -122,6 +132,18 @@ pub fn run_one(
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     // The outputs' directory must be writable before the run, not after it.
     crate::pcap::create_output("--out", &out.join("summary.txt"))?;
+    let mut wave = crate::vcd::WaveOpts {
+        scopes: if a.vcd_scope.is_empty() {
+            cfg.output.vcd_scope.clone()
+        } else {
+            a.vcd_scope.clone()
+        },
+        ..Default::default()
+    };
+    let window = a.vcd_cycles.as_deref().unwrap_or(&cfg.output.vcd_cycles);
+    if !window.trim().is_empty() {
+        (wave.from, wave.to) = crate::vcd::WaveOpts::parse_window(window)?;
+    }
     for d in cfg.output.vcd.iter().chain(a.vcd.iter()) {
         let i = net
             .device_index(d)
@@ -129,7 +151,7 @@ pub fn run_one(
         let p = out.join(format!("{d}.vcd"));
         let f =
             std::fs::File::create(&p).map_err(|e| format!("cannot create {}: {e}", p.display()))?;
-        net.record_vcd(i, Box::new(std::io::BufWriter::new(f)))?;
+        net.record_vcd(i, Box::new(std::io::BufWriter::new(f)), &wave)?;
     }
     let quiet = a.quiet;
     let tty = std::io::stderr().is_terminal();

@@ -182,7 +182,12 @@ pub trait NicEngine: Send {
     fn cycle(&self) -> u64;
     /// The `stat` outputs now.
     fn stats(&self) -> HostStats;
-    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
+    /// Records the signals `opts` selects as VCD from now on ([`crate::vcd`]).
+    fn record_vcd(
+        &mut self,
+        w: Box<dyn std::io::Write + Send>,
+        opts: &crate::vcd::WaveOpts,
+    ) -> Result<(), String>;
     /// `native`, `verilator` or `compiled`.
     fn name(&self) -> &'static str;
 }
@@ -205,8 +210,12 @@ impl NicEngine for Box<dyn NicEngine> {
     fn stats(&self) -> HostStats {
         (**self).stats()
     }
-    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
-        (**self).record_vcd(w)
+    fn record_vcd(
+        &mut self,
+        w: Box<dyn std::io::Write + Send>,
+        opts: &crate::vcd::WaveOpts,
+    ) -> Result<(), String> {
+        (**self).record_vcd(w, opts)
     }
     fn name(&self) -> &'static str {
         (**self).name()
@@ -369,8 +378,12 @@ impl<T: NicTop> NicEngine for Kernel<T> {
         HostStats::of_nic(self.uut().stat())
     }
 
-    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
-        Kernel::record_vcd(self, w).map_err(|e| e.to_string())
+    fn record_vcd(
+        &mut self,
+        w: Box<dyn std::io::Write + Send>,
+        opts: &crate::vcd::WaveOpts,
+    ) -> Result<(), String> {
+        Kernel::record_wave(self, w, opts).map_err(|e| e.to_string())
     }
 
     fn name(&self) -> &'static str {
@@ -671,10 +684,15 @@ impl NicEngine for VNic {
         HostStats::from_array(self.p.stat.map(|r| o.get(r)))
     }
 
-    fn record_vcd(&mut self, _w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
-        Err(
-            "waveforms come from the native engine: run this device with engine = \"native\""
-                .into(),
+    fn record_vcd(
+        &mut self,
+        w: Box<dyn std::io::Write + Send>,
+        opts: &crate::vcd::WaveOpts,
+    ) -> Result<(), String> {
+        self.m.record_wave(
+            w,
+            opts,
+            crate::kernel::period_fs(crate::kernel::DEFAULT_CLOCK_HZ).map_err(|e| e.to_string())?,
         )
     }
 

@@ -102,9 +102,12 @@ pub struct RunSummary {
 }
 
 /// Options of a run.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct RunOptions<'a> {
     pub vcd: Option<&'a Path>,
+    /// What the VCD holds ([`crate::vcd::WaveOpts`]; its top scope is the block's name
+    /// when `top` is empty).
+    pub wave: crate::vcd::WaveOpts,
     pub record_ports: bool,
     pub clock_hz: Option<f64>,
     /// Evaluate every block in every settle pass, as rust-hdl's own `Simulation` does,
@@ -122,6 +125,11 @@ pub fn run_block(
     opts: &RunOptions,
 ) -> Result<(RunSummary, Option<PortRecorder>), String> {
     let block = resolve_block(block)?;
+    let mut named = opts.clone();
+    if named.wave.top.is_empty() {
+        named.wave.top = block.to_string();
+    }
+    let opts = &named;
     match block {
         "timer_n16" => run_timer::<4, 16, 16>(block, cycles, seed, opts).map_err(|e| e.to_string()),
         "timer_n128" => {
@@ -544,7 +552,14 @@ fn open_outputs<B: rust_hdl::prelude::Block + nt_hdl::Clocked>(
     k.set_tracking(!opts.full_eval);
     if let Some(p) = opts.vcd {
         let f = std::fs::File::create(p)?;
-        k.record_vcd(Box::new(std::io::BufWriter::new(f)) as Box<dyn Write + Send>)?;
+        let mut w = opts.wave.clone();
+        if w.top.is_empty() {
+            w.top = "top".into();
+        }
+        k.record_wave(
+            Box::new(std::io::BufWriter::new(f)) as Box<dyn Write + Send>,
+            &w,
+        )?;
     }
     if opts.record_ports {
         k.record_ports("clock")?;

@@ -261,6 +261,8 @@ pub fn main(a: &SweepArgs) -> Result<(), String> {
                         seed: j.seed,
                         set: j.sets.clone(),
                         vcd: vec![],
+                        vcd_scope: vec![],
+                        vcd_cycles: None,
                         pcap: vec![],
                         print: false,
                         list: false,

@@ -244,8 +244,12 @@ impl<
     fn cycle(&self) -> u64 {
         Kernel::cycle(self)
     }
-    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
-        Kernel::record_vcd(self, w).map_err(|e| e.to_string())
+    fn record_vcd(
+        &mut self,
+        w: Box<dyn std::io::Write + Send>,
+        opts: &crate::vcd::WaveOpts,
+    ) -> Result<(), String> {
+        Kernel::record_wave(self, w, opts).map_err(|e| e.to_string())
     }
     fn name(&self) -> &'static str {
         "native"
@@ -592,7 +596,11 @@ impl SwitchEngine for ModelSwitch {
     fn cycle(&self) -> u64 {
         self.cycle
     }
-    fn record_vcd(&mut self, _w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
+    fn record_vcd(
+        &mut self,
+        _w: Box<dyn std::io::Write + Send>,
+        _o: &crate::vcd::WaveOpts,
+    ) -> Result<(), String> {
         Err(format!(
             "a {}-port switch runs on its golden model, which records no waveform: waveforms come from the 4- and 16-port RTL",
             self.ports

@@ -70,7 +70,12 @@ pub trait SwitchEngine: Send {
     /// The rising edge.
     fn tick(&mut self) -> Result<(), String>;
     fn cycle(&self) -> u64;
-    fn record_vcd(&mut self, w: Box<dyn std::io::Write + Send>) -> Result<(), String>;
+    /// Records the signals `opts` selects as VCD from now on ([`crate::vcd`]).
+    fn record_vcd(
+        &mut self,
+        w: Box<dyn std::io::Write + Send>,
+        opts: &crate::vcd::WaveOpts,
+    ) -> Result<(), String>;
     /// `native`, `verilator` or `compiled`.
     fn name(&self) -> &'static str;
     /// Cycles in which a switch may hold a frame that its port outputs do not show: after
@@ -154,7 +159,8 @@ pub fn backend_name(m: &VModel) -> &'static str {
 
 /// The [`SwitchEngine`] methods of a switch on a library engine (a struct with a
 /// [`VModel`] `m`, whose `cycle` runs the rising edge, and a cycle count `cycle`): the
-/// cycle count, the engine's name, and no waveform.
+/// cycle count, the engine's name, and its waveform (the compiled engine's; the Verilator
+/// engine records none).
 #[macro_export]
 macro_rules! library_engine_steps {
     () => {
@@ -166,18 +172,23 @@ macro_rules! library_engine_steps {
         fn cycle(&self) -> u64 {
             self.cycle
         }
-        fn record_vcd(&mut self, _w: Box<dyn std::io::Write + Send>) -> Result<(), String> {
-            Err($crate::switch_sim::NO_VCD.into())
+        fn record_vcd(
+            &mut self,
+            w: Box<dyn std::io::Write + Send>,
+            opts: &$crate::vcd::WaveOpts,
+        ) -> Result<(), String> {
+            self.m.record_wave(
+                w,
+                opts,
+                $crate::kernel::period_fs($crate::kernel::DEFAULT_CLOCK_HZ)
+                    .map_err(|e| e.to_string())?,
+            )
         }
         fn name(&self) -> &'static str {
             $crate::switch_sim::backend_name(&self.m)
         }
     };
 }
-
-/// What a switch on a library engine answers when asked for a waveform.
-pub const NO_VCD: &str =
-    "waveforms come from the native engine: run this device with engine = \"native\"";
 
 /// The `stat` outputs of a port, in the order [`port_stats`] reads them into
 /// [`PortStats`]; [`crate::switch2_sim::VSwitch2`] reads the first seven.

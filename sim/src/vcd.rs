@@ -1,20 +1,392 @@
-//! VCD recording of a whole rust-hdl hierarchy at the kernel's clock.
+//! Waveforms (VCD) of a rust-hdl block, from any engine.
 //!
-//! rust-hdl's own VCD writer fixes the timescale at 1 ps, which cannot express the
-//! 312.5 ps period of the 3.2 GHz reference clock. This writer uses 1 fs. Scopes follow
-//! the block hierarchy (`uut`, then one scope per sub-block or interface); each signal is a
-//! `wire` of its width; enum-typed state is written as a VCD `string` variable holding the
-//! state name.
-use rust_hdl::core::prelude::{Atom, Block, Probe, TypeDescriptor, TypeKind, VCDValue};
+//! A [`WaveLayout`] is made once from the block's hierarchy: every signal of every
+//! sub-block, with the shape a waveform viewer wants:
+//! * the top scope is named by the caller (the device: `h1`, `s0`; a block's module name);
+//! * one scope per sub-block and per interface; array elements are `name[i]` (rust-hdl
+//!   calls them `name$i`);
+//! * a register (a sub-block whose only signals are `d`, `q` and `clock`) is one variable,
+//!   named as the register, holding its `q`;
+//! * only the top's `clock` is kept (every block's clock input is the same wire), and no
+//!   constants (they never change);
+//! * a struct-typed signal is one variable per field (`name.field`), an enum-typed one a VCD
+//!   `string` variable holding the state's name.
+//!
+//! Values come from the engine that runs the block:
+//! * the native kernel ([`crate::kernel::Kernel`]) reads every signal through rust-hdl's
+//!   probe ([`WaveRecorder::sample_block`]);
+//! * the compiled and Verilator libraries ([`crate::vmodel`]) copy their signals into a
+//!   word buffer, and each variable knows where its bits are in it
+//!   ([`WaveLayout::bind`], [`WaveRecorder::sample_words`]): the flattened Verilog name of
+//!   a signal is derived from its place in the hierarchy (`reassembly.class_fifo$0$head`).
+//!
+//! Both write through the same writer, so the two engines' files name the same variables
+//! and, the engines being cycle-exact, hold the same changes. [`WaveOpts`] restricts a
+//! recording to some scopes (globs) and to a window of cycles. The timescale is 1 fs
+//! (rust-hdl's own writer fixes 1 ps, which cannot express the 312.5 ps of 3.2 GHz).
+use rust_hdl::core::prelude::{Atom, AtomKind, Block, Probe, TypeDescriptor, TypeKind, VCDValue};
+use std::collections::HashMap;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use vcd::{IdCode, TimescaleUnit, Value, VarType};
 
-enum Code {
-    /// A VCD variable: its id, whether it is a string (enum) variable, and the slot of its
-    /// last written value.
-    Leaf(IdCode, bool, usize),
-    Composite(Vec<Code>),
+/// What a recording holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WaveOpts {
+    /// The top scope's name: the device's (`h1`), or the block's module name.
+    pub top: String,
+    /// Globs over dotted paths (`h1.reassembly.s2_id`, `h1.parser.*`, `*.ready`; `*` any
+    /// run of characters, `?` one): a variable is recorded when a glob matches its path or
+    /// the path of a scope that holds it. Empty: every variable.
+    pub scopes: Vec<String>,
+    /// The first cycle recorded.
+    pub from: u64,
+    /// The cycle after the last one recorded; `None`: to the end of the run.
+    pub to: Option<u64>,
+}
+
+impl WaveOpts {
+    /// Everything, under the top scope `top`.
+    pub fn all(top: &str) -> Self {
+        WaveOpts {
+            top: top.to_string(),
+            ..Default::default()
+        }
+    }
+
+    /// Parses a cycle window `A..B` (`A..` to the end, `..B` from the start).
+    pub fn parse_window(s: &str) -> Result<(u64, Option<u64>), String> {
+        let err = || format!("cycle window {s:?}: write FROM..TO (e.g. 1000..2000, 1000.., ..500)");
+        let (a, b) = s.split_once("..").ok_or_else(err)?;
+        let from = if a.trim().is_empty() {
+            0
+        } else {
+            a.trim().parse().map_err(|_| err())?
+        };
+        let to = if b.trim().is_empty() {
+            None
+        } else {
+            Some(b.trim().parse().map_err(|_| err())?)
+        };
+        if to.is_some_and(|t| t <= from) {
+            return Err(format!("cycle window {s:?}: it ends before it starts"));
+        }
+        Ok((from, to))
+    }
+
+    fn selects(&self, scope: &[String], name: &str) -> bool {
+        if self.scopes.is_empty() {
+            return true;
+        }
+        let mut p = self.top.clone();
+        if self.scopes.iter().any(|g| glob(g, &p)) {
+            return true;
+        }
+        for s in scope.iter().map(String::as_str).chain([name]) {
+            p.push('.');
+            p.push_str(s);
+            if self.scopes.iter().any(|g| glob(g, &p)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn in_window(&self, cycle: u64) -> bool {
+        cycle >= self.from && self.to.is_none_or(|t| cycle < t)
+    }
+}
+
+/// `*` matches any run of characters (dots included), `?` one character.
+pub fn glob(pat: &str, s: &str) -> bool {
+    let (p, s): (Vec<char>, Vec<char>) = (pat.chars().collect(), s.chars().collect());
+    let (mut i, mut j) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while j < s.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == s[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some(i);
+            mark = j;
+            i += 1;
+        } else if let Some(st) = star {
+            i = st + 1;
+            mark += 1;
+            j = mark;
+        } else {
+            return false;
+        }
+    }
+    while i < p.len() && p[i] == '*' {
+        i += 1;
+    }
+    i == p.len()
+}
+
+/// One variable of a waveform.
+#[derive(Clone, Debug)]
+pub struct WaveVar {
+    /// Scopes below the top (`["reassembly", "class_fifo[0]"]`).
+    pub scope: Vec<String>,
+    pub name: String,
+    pub width: u32,
+    /// The state names of an enum-typed variable (its value is their index).
+    pub states: Option<Vec<String>>,
+    /// The top's clock: low in a cycle's first half, high in its second.
+    pub clock: bool,
+    /// The signal it reads, in probe order ([`WaveLayout::atoms`]).
+    pub atom: usize,
+    /// Its place in the signal's value: field indices into a struct-typed signal (empty for
+    /// a plain one), and the bit offset of those bits (a struct's first field is at bit 0).
+    pub field: Vec<usize>,
+    pub offset: u32,
+}
+
+/// A signal of the hierarchy, as the probe visits it.
+#[derive(Clone, Debug)]
+pub struct WaveAtom {
+    /// Names the flattened Verilog may give it, most likely first.
+    pub verilog: [String; 2],
+    pub width: u32,
+}
+
+/// The variables of a block's waveform, made once per block ([`WaveLayout::of_block`]).
+#[derive(Clone, Debug)]
+pub struct WaveLayout {
+    pub vars: Vec<WaveVar>,
+    /// Every signal in probe order (constants and clocks included, so a sample can walk
+    /// the probe with a cursor).
+    pub atoms: Vec<WaveAtom>,
+}
+
+enum Node {
+    Scope {
+        name: String,
+        block: bool,
+        kids: Vec<Node>,
+    },
+    Atom {
+        name: String,
+        index: usize,
+        desc: TypeDescriptor,
+        clock: bool,
+        constant: bool,
+    },
+}
+
+/// The probe that builds the raw tree.
+#[derive(Default)]
+struct Walk {
+    stack: Vec<(String, bool, Vec<Node>)>,
+    atoms: Vec<WaveAtom>,
+    root: Option<Node>,
+}
+
+impl Walk {
+    fn open(&mut self, name: &str, block: bool) {
+        self.stack.push((name.to_string(), block, vec![]));
+    }
+    fn close(&mut self) {
+        if let Some((name, block, kids)) = self.stack.pop() {
+            let n = Node::Scope { name, block, kids };
+            match self.stack.last_mut() {
+                Some(p) => p.2.push(n),
+                None => self.root = Some(n),
+            }
+        }
+    }
+    /// The flattened Verilog names of signal `name` at the current place: within the
+    /// innermost block's module (`a.b.ns$x`), or, for that block's port, the parent's stub
+    /// (`a.b$ns$x`). The root (the top module) adds nothing.
+    fn verilog_names(&self, name: &str) -> [String; 2] {
+        let mut local = String::new();
+        let mut last_dot = None;
+        for (n, block, _) in self.stack.iter().skip(1) {
+            local.push_str(n);
+            if *block {
+                last_dot = Some(local.len());
+                local.push('.');
+            } else {
+                local.push('$');
+            }
+        }
+        local.push_str(name);
+        let mut port = local.clone();
+        if let Some(i) = last_dot {
+            port.replace_range(i..i + 1, "$");
+        }
+        [local, port]
+    }
+}
+
+impl Probe for Walk {
+    fn visit_start_scope(&mut self, name: &str, _node: &dyn Block) {
+        self.open(name, true);
+    }
+    fn visit_start_namespace(&mut self, name: &str, _node: &dyn Block) {
+        self.open(name, false);
+    }
+    fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
+        let desc = signal.descriptor();
+        let index = self.atoms.len();
+        self.atoms.push(WaveAtom {
+            verilog: self.verilog_names(name),
+            width: signal.bits() as u32,
+        });
+        let n = Node::Atom {
+            name: name.to_string(),
+            index,
+            clock: desc.name == "clock",
+            constant: signal.kind() == AtomKind::Constant,
+            desc,
+        };
+        if let Some(p) = self.stack.last_mut() {
+            p.2.push(n);
+        }
+    }
+    fn visit_end_namespace(&mut self, _name: &str, _node: &dyn Block) {
+        self.close();
+    }
+    fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
+        self.close();
+    }
+}
+
+/// `rx$10` → `rx[10]`; `m$2$3` → `m[2][3]`.
+fn display_name(n: &str) -> String {
+    let mut parts = n.split('$');
+    let mut s = parts.next().unwrap_or_default().to_string();
+    for p in parts {
+        if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) {
+            s.push_str(&format!("[{p}]"));
+        } else {
+            s.push('$');
+            s.push_str(p);
+        }
+    }
+    s
+}
+
+fn type_width(d: &TypeDescriptor) -> u32 {
+    match &d.kind {
+        TypeKind::Bits(n) | TypeKind::Signed(n) => *n as u32,
+        TypeKind::Enum(v) => {
+            let mut w = 0;
+            while (1usize << w) < v.len() {
+                w += 1;
+            }
+            w
+        }
+        TypeKind::Composite(f) => f.iter().map(|f| type_width(&f.kind)).sum(),
+    }
+}
+
+impl WaveLayout {
+    /// The layout of `uut`'s hierarchy.
+    pub fn of_block(uut: &dyn Block) -> WaveLayout {
+        let mut w = Walk::default();
+        uut.accept("top", &mut w);
+        let mut vars = vec![];
+        if let Some(Node::Scope { kids, .. }) = &w.root {
+            for k in kids {
+                add(k, &[], true, &mut vars);
+            }
+        }
+        WaveLayout {
+            vars,
+            atoms: w.atoms,
+        }
+    }
+}
+
+fn leaves(
+    scope: &[String],
+    name: String,
+    desc: &TypeDescriptor,
+    atom: usize,
+    field: Vec<usize>,
+    offset: u32,
+    vars: &mut Vec<WaveVar>,
+) {
+    match &desc.kind {
+        TypeKind::Composite(fields) => {
+            let mut off = offset;
+            for (i, f) in fields.iter().enumerate() {
+                let mut fi = field.clone();
+                fi.push(i);
+                leaves(
+                    scope,
+                    format!("{name}.{}", f.fieldname),
+                    &f.kind,
+                    atom,
+                    fi,
+                    off,
+                    vars,
+                );
+                off += type_width(&f.kind);
+            }
+        }
+        kind => vars.push(WaveVar {
+            scope: scope.to_vec(),
+            name,
+            width: type_width(desc).max(1),
+            states: match kind {
+                TypeKind::Enum(v) => Some(v.clone()),
+                _ => None,
+            },
+            clock: false,
+            atom,
+            field,
+            offset,
+        }),
+    }
+}
+
+fn add(n: &Node, scope: &[String], top: bool, vars: &mut Vec<WaveVar>) {
+    match n {
+        Node::Atom {
+            name,
+            index,
+            desc,
+            clock,
+            constant,
+        } => {
+            if *constant || (*clock && !(top && name == "clock")) {
+                return;
+            }
+            let before = vars.len();
+            leaves(scope, display_name(name), desc, *index, vec![], 0, vars);
+            if *clock {
+                for v in &mut vars[before..] {
+                    v.clock = true;
+                }
+            }
+        }
+        Node::Scope { name, block, kids } => {
+            let name = display_name(name);
+            // A register: exactly `d`, `q` and `clock`.
+            if *block && kids.len() == 3 {
+                let atom = |n: &str| {
+                    kids.iter().find_map(|k| match k {
+                        Node::Atom {
+                            name, index, desc, ..
+                        } if name == n => Some((*index, desc)),
+                        _ => None,
+                    })
+                };
+                if let (Some(_), Some((q, qd)), Some(_)) = (atom("d"), atom("q"), atom("clock")) {
+                    leaves(scope, name, qd, q, vec![], 0, vars);
+                    return;
+                }
+            }
+            let mut s = scope.to_vec();
+            s.push(name);
+            for k in kids {
+                add(k, &s, false, vars);
+            }
+        }
+    }
 }
 
 /// A writer shared between the `vcd` crate's writer (which cannot hand its writer back)
@@ -36,137 +408,235 @@ impl<W: Write> Write for Shared<W> {
     }
 }
 
-/// Writes value changes of every signal in a block hierarchy.
-pub struct VcdRecorder<W: Write> {
+/// Where a variable's bits are in an engine's signal buffer.
+#[derive(Clone, Copy, Debug)]
+struct Bound {
+    /// First word of the signal; `None`: the Verilog has no such signal (written as x).
+    word: Option<usize>,
+}
+
+/// A recording in progress: the header written, values written as they change.
+pub struct WaveRecorder<W: Write> {
     w: vcd::Writer<Shared<W>>,
     inner: Arc<Mutex<W>>,
-    /// (atom id, code) in the order `accept` visits the atoms, which is the same in every
-    /// sample: a sample walks this list with `cursor` instead of hashing ids.
-    codes: Vec<(usize, Code)>,
+    opts: WaveOpts,
+    /// The recorded variables (indices into the layout's) and their VCD ids.
+    vars: Vec<(WaveVar, IdCode)>,
+    /// Per recorded variable, its last value (words) and whether one was written.
+    last: Vec<Vec<u64>>,
+    written: Vec<bool>,
+    /// For engines with a signal buffer: per recorded variable, where its signal is.
+    bound: Vec<Bound>,
+    /// Native sampling: the atoms the recorded variables read (by probe index), filled by
+    /// the probe walk of a sample.
+    needed: Vec<bool>,
+    values: Vec<Option<VCDValue>>,
     cursor: usize,
-    /// Last written value per leaf slot.
-    last: Vec<Option<VCDValue>>,
     last_time: Option<u64>,
     err: Option<std::io::Error>,
+    scratch: Vec<u64>,
 }
 
-fn declare<W: Write>(
-    w: &mut vcd::Writer<W>,
-    name: &str,
-    d: &TypeDescriptor,
-    slots: &mut usize,
-) -> std::io::Result<Code> {
-    let mut leaf = |id: IdCode, string: bool| {
-        *slots += 1;
-        Code::Leaf(id, string, *slots - 1)
-    };
-    Ok(match &d.kind {
-        TypeKind::Bits(n) | TypeKind::Signed(n) => leaf(
-            w.add_var(VarType::Wire, (*n).max(1) as u32, name, None)?,
-            false,
-        ),
-        TypeKind::Enum(_) => leaf(w.add_var(VarType::String, 1, name, None)?, true),
-        TypeKind::Composite(fields) => {
-            let mut v = vec![];
-            for f in fields {
-                v.push(declare(
-                    w,
-                    &format!("{name}.{}", f.fieldname),
-                    &f.kind,
-                    slots,
-                )?);
-            }
-            Code::Composite(v)
-        }
-    })
+fn words(width: u32) -> usize {
+    (width as usize).div_ceil(64).max(1)
 }
 
-struct Header<'a, W: Write> {
-    w: &'a mut vcd::Writer<W>,
-    codes: &'a mut Vec<(usize, Code)>,
-    slots: usize,
-    err: Option<std::io::Error>,
-}
-
-impl<W: Write> Header<'_, W> {
-    fn run<F: FnOnce(&mut vcd::Writer<W>) -> std::io::Result<()>>(&mut self, f: F) {
-        if self.err.is_none() {
-            if let Err(e) = f(self.w) {
-                self.err = Some(e);
-            }
-        }
-    }
-}
-
-impl<W: Write> Probe for Header<'_, W> {
-    fn visit_start_scope(&mut self, name: &str, _node: &dyn Block) {
-        self.run(|w| w.add_module(name));
-    }
-    fn visit_start_namespace(&mut self, name: &str, _node: &dyn Block) {
-        self.run(|w| w.add_module(name));
-    }
-    fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
-        if self.err.is_some() {
-            return;
-        }
-        match declare(self.w, name, &signal.descriptor(), &mut self.slots) {
-            Ok(c) => {
-                self.codes.push((signal.id(), c));
-            }
-            Err(e) => self.err = Some(e),
-        }
-    }
-    fn visit_end_namespace(&mut self, _name: &str, _node: &dyn Block) {
-        self.run(|w| w.upscope());
-    }
-    fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
-        self.run(|w| w.upscope());
-    }
-}
-
-impl<W: Write> VcdRecorder<W> {
-    /// Writes the header (timescale 1 fs, one scope per block) for `uut`.
-    pub fn new<B: Block>(writer: W, uut: &B) -> std::io::Result<Self> {
+impl<W: Write> WaveRecorder<W> {
+    /// Writes the header (timescale 1 fs, the variables `opts` selects) for `layout`.
+    pub fn new(writer: W, layout: &WaveLayout, opts: &WaveOpts) -> std::io::Result<Self> {
         let inner = Arc::new(Mutex::new(writer));
         let mut w = vcd::Writer::new(Shared(inner.clone()));
         w.timescale(1, TimescaleUnit::FS)?;
-        let mut codes = Vec::new();
-        let mut h = Header {
-            w: &mut w,
-            codes: &mut codes,
-            slots: 0,
-            err: None,
-        };
-        uut.accept("uut", &mut h);
-        if let Some(e) = h.err {
-            return Err(e);
+        w.add_module(&opts.top)?;
+        let mut open: Vec<String> = vec![];
+        let mut vars = vec![];
+        for v in layout
+            .vars
+            .iter()
+            .filter(|v| opts.selects(&v.scope, &v.name))
+        {
+            let common = open
+                .iter()
+                .zip(&v.scope)
+                .take_while(|(a, b)| a == b)
+                .count();
+            for _ in common..open.len() {
+                w.upscope()?;
+            }
+            open.truncate(common);
+            for s in &v.scope[common..] {
+                w.add_module(s)?;
+                open.push(s.clone());
+            }
+            let id = match v.states {
+                Some(_) => w.add_var(VarType::String, 1, &v.name, None)?,
+                None => w.add_var(VarType::Wire, v.width, &v.name, None)?,
+            };
+            vars.push((v.clone(), id));
         }
-        let slots = h.slots;
+        for _ in 0..open.len() {
+            w.upscope()?;
+        }
+        w.upscope()?;
         w.enddefinitions()?;
-        Ok(VcdRecorder {
+        let mut needed = vec![false; layout.atoms.len()];
+        for (v, _) in &vars {
+            needed[v.atom] = true;
+        }
+        let n = vars.len();
+        Ok(WaveRecorder {
             w,
             inner,
-            codes,
+            opts: opts.clone(),
+            last: vars.iter().map(|(v, _)| vec![0; words(v.width)]).collect(),
+            written: vec![false; n],
+            bound: vec![],
+            vars,
+            needed,
+            values: vec![None; layout.atoms.len()],
             cursor: 0,
-            last: vec![None; slots],
             last_time: None,
             err: None,
+            scratch: vec![],
         })
     }
 
-    /// Writes the changes since the last sample at time `t_fs` (femtoseconds).
-    pub fn sample<B: Block>(&mut self, t_fs: u64, uut: &B) -> std::io::Result<()> {
+    /// The number of variables recorded.
+    pub fn len(&self) -> usize {
+        self.vars.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.vars.is_empty()
+    }
+
+    /// Whether cycle `cycle` is in the recorded window.
+    pub fn records(&self, cycle: u64) -> bool {
+        self.opts.in_window(cycle)
+    }
+
+    /// Binds the variables to an engine's signal buffer: `signals` lists its signals as
+    /// (flattened Verilog name, width), each taking `ceil(width / 64)` words in order. A
+    /// variable whose signal is missing is written as `x`; the count of those is returned.
+    pub fn bind(&mut self, layout: &WaveLayout, signals: &[(String, u32)]) -> usize {
+        let mut at = HashMap::new();
+        let mut off = 0;
+        for (n, w) in signals {
+            at.insert(n.as_str(), off);
+            off += words(*w);
+        }
+        self.scratch = vec![0; off];
+        let mut missing = 0;
+        self.bound = self
+            .vars
+            .iter()
+            .map(|(v, _)| {
+                let a = &layout.atoms[v.atom];
+                let word = a.verilog.iter().find_map(|n| at.get(n.as_str()).copied());
+                missing += (word.is_none() && !v.clock) as usize;
+                Bound { word }
+            })
+            .collect();
+        missing
+    }
+
+    fn start(&mut self, t_fs: u64) -> std::io::Result<bool> {
         if self.last_time.is_some_and(|t| t >= t_fs) {
-            return Ok(()); // already sampled at this time
+            return Ok(false); // already sampled at this time
         }
         self.w.timestamp(t_fs)?;
         self.last_time = Some(t_fs);
-        self.cursor = 0;
-        uut.accept("uut", self);
-        match self.err.take() {
-            Some(e) => Err(e),
-            None => Ok(()),
+        Ok(true)
+    }
+
+    /// Writes the changes at time `t_fs` of a native block (read through the probe).
+    /// `high`: the clock's level at this sample.
+    pub fn sample_block(&mut self, t_fs: u64, uut: &dyn Block) -> std::io::Result<()> {
+        if !self.start(t_fs)? {
+            return Ok(());
         }
+        self.cursor = 0;
+        uut.accept("top", self);
+        if let Some(e) = self.err.take() {
+            return Err(e);
+        }
+        let mut buf = vec![];
+        for i in 0..self.vars.len() {
+            let v = &self.vars[i].0;
+            buf.clear();
+            buf.resize(words(v.width), 0);
+            if let Some(x) = self.values[v.atom].as_ref() {
+                native_value(x, &v.field, v.states.as_deref(), &mut buf);
+            }
+            self.put(i, &buf)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the changes at time `t_fs` from an engine's signal buffer (laid out as given
+    /// to [`WaveRecorder::bind`]); `high`: the clock's level.
+    pub fn sample_words(&mut self, t_fs: u64, buf: &[u64], high: bool) -> std::io::Result<()> {
+        if !self.start(t_fs)? {
+            return Ok(());
+        }
+        let mut v = std::mem::take(&mut self.scratch);
+        for i in 0..self.vars.len() {
+            let (var, b) = (&self.vars[i].0, self.bound[i]);
+            let n = words(var.width);
+            v.clear();
+            v.resize(n, 0);
+            if var.clock {
+                v[0] = high as u64;
+            } else if let Some(w0) = b.word {
+                for (k, o) in v.iter_mut().enumerate() {
+                    *o = bits_at(
+                        buf,
+                        w0,
+                        var.offset as usize + 64 * k,
+                        var.width as usize - 64 * k,
+                    );
+                }
+            } else {
+                v[0] = u64::MAX; // no signal: x
+            }
+            self.put(i, &v)?;
+        }
+        self.scratch = v;
+        Ok(())
+    }
+
+    /// Writes variable `i`'s value if it changed.
+    fn put(&mut self, i: usize, v: &[u64]) -> std::io::Result<()> {
+        if self.written[i] && self.last[i] == v {
+            return Ok(());
+        }
+        let (var, id) = &self.vars[i];
+        if self
+            .bound
+            .get(i)
+            .is_some_and(|b| b.word.is_none() && !var.clock)
+        {
+            self.w.change_vector(*id, &[Value::X])?;
+        } else if let Some(st) = &var.states {
+            let s = st.get(v[0] as usize).map(String::as_str).unwrap_or("?");
+            self.w.change_string(*id, s)?;
+        } else {
+            let width = var.width as usize;
+            let bits: Vec<Value> = (0..width)
+                .rev()
+                .map(|b| {
+                    if (v[b / 64] >> (b % 64)) & 1 == 1 {
+                        Value::V1
+                    } else {
+                        Value::V0
+                    }
+                })
+                .collect();
+            self.w.change_vector(*id, &bits)?;
+        }
+        self.last[i].copy_from_slice(v);
+        self.written[i] = true;
+        Ok(())
     }
 
     /// Flushes the underlying writer.
@@ -175,56 +645,111 @@ impl<W: Write> VcdRecorder<W> {
     }
 }
 
-/// Writes the parts of `v` that differ from the last values written for `code`.
-fn change<W: Write>(
-    w: &mut vcd::Writer<W>,
-    last: &mut [Option<VCDValue>],
-    code: &Code,
-    v: &VCDValue,
-) -> std::io::Result<()> {
-    match (code, v) {
-        (Code::Composite(codes), VCDValue::Composite(vals)) => {
-            for (c, v) in codes.iter().zip(vals.iter()) {
-                change(w, last, c, v)?;
-            }
-            Ok(())
-        }
-        (Code::Leaf(id, is_string, slot), v) => {
-            if last[*slot].as_ref() == Some(v) {
-                return Ok(());
-            }
-            match v {
-                VCDValue::Single(s) => w.change_vector(*id, &[*s])?,
-                VCDValue::Vector(bits) => w.change_vector(*id, bits)?,
-                VCDValue::String(s) if *is_string => w.change_string(*id, s)?,
-                VCDValue::String(_) => w.change_vector(*id, &[Value::X])?,
-                VCDValue::Composite(_) => w.change_vector(*id, &[Value::X])?,
-            }
-            last[*slot] = Some(v.clone());
-            Ok(())
-        }
-        (Code::Composite(_), _) => Ok(()),
+/// Up to 64 bits of `buf` from word `w0`, bit `off` on (at most `n` of them).
+fn bits_at(buf: &[u64], w0: usize, off: usize, n: usize) -> u64 {
+    let n = n.min(64);
+    let (w, b) = (w0 + off / 64, off % 64);
+    let lo = buf.get(w).copied().unwrap_or(0) >> b;
+    let hi = if b > 0 {
+        buf.get(w + 1).copied().unwrap_or(0) << (64 - b)
+    } else {
+        0
+    };
+    let v = lo | hi;
+    if n == 64 {
+        v
+    } else {
+        v & ((1u64 << n) - 1)
     }
 }
 
-impl<W: Write> Probe for VcdRecorder<W> {
-    fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
-        if self.err.is_some() {
-            return;
+/// The words of field `field` of a native value.
+fn native_value(x: &VCDValue, field: &[usize], states: Option<&[String]>, out: &mut [u64]) {
+    let mut x = x;
+    for &f in field {
+        match x {
+            VCDValue::Composite(v) if f < v.len() => x = &v[f],
+            _ => return,
         }
-        let i = self.cursor;
-        self.cursor += 1;
-        match self.codes.get(i) {
-            Some((atom, code)) if *atom == signal.id() => {
-                if let Err(e) = change(&mut self.w, &mut self.last, code, &signal.vcd()) {
-                    self.err = Some(e);
+    }
+    match x {
+        VCDValue::Single(v) => out[0] = (*v == Value::V1) as u64,
+        VCDValue::Vector(bits) => {
+            for (i, b) in bits.iter().rev().enumerate() {
+                if *b == Value::V1 {
+                    out[i / 64] |= 1 << (i % 64);
                 }
             }
-            _ => {
+        }
+        VCDValue::String(s) => {
+            out[0] = states
+                .and_then(|st| st.iter().position(|n| n == s))
+                .unwrap_or(usize::MAX) as u64
+        }
+        VCDValue::Composite(_) => {}
+    }
+}
+
+impl<W: Write> Probe for WaveRecorder<W> {
+    fn visit_atom(&mut self, _name: &str, signal: &dyn Atom) {
+        let i = self.cursor;
+        self.cursor += 1;
+        match self.needed.get(i) {
+            Some(true) => self.values[i] = Some(signal.vcd()),
+            Some(false) => {}
+            None => {
                 self.err = Some(std::io::Error::other(
-                    "VCD: the block's signals were visited in a different order than at the header",
+                    "VCD: the block has more signals than when its waveform began",
                 ))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_dotted_paths() {
+        assert!(glob("h1.parser.*", "h1.parser.sink.valid"));
+        assert!(glob("*.ready", "s0.rx[3].ready"));
+        assert!(glob("h?.vq", "h1.vq"));
+        assert!(!glob("h1.vq", "h1.vq2"));
+        assert!(!glob("*.ready", "s0.ready_n"));
+        assert!(glob("*", ""));
+        let o = WaveOpts {
+            top: "h1".into(),
+            scopes: vec!["h1.parser".into()],
+            ..Default::default()
+        };
+        assert!(o.selects(&["parser".into(), "sink".into()], "valid"));
+        assert!(!o.selects(&["ingress".into()], "parser"));
+    }
+
+    #[test]
+    fn windows_parse_or_say_why_not() {
+        assert_eq!(WaveOpts::parse_window("10..20"), Ok((10, Some(20))));
+        assert_eq!(WaveOpts::parse_window("10.."), Ok((10, None)));
+        assert_eq!(WaveOpts::parse_window("..20"), Ok((0, Some(20))));
+        for bad in ["20..10", "5..5", "a..b", "12", ""] {
+            let e = WaveOpts::parse_window(bad).expect_err(bad);
+            assert!(e.starts_with("cycle window"), "{e}");
+        }
+    }
+
+    #[test]
+    fn array_elements_read_as_indices() {
+        assert_eq!(display_name("rx$10"), "rx[10]");
+        assert_eq!(display_name("m$2$3"), "m[2][3]");
+        assert_eq!(display_name("plain"), "plain");
+    }
+
+    #[test]
+    fn bits_cross_word_boundaries() {
+        let buf = [0xffff_0000_0000_0000u64, 0x0000_0000_0000_00abu64];
+        assert_eq!(bits_at(&buf, 0, 48, 24), 0xab_ffff);
+        assert_eq!(bits_at(&buf, 1, 0, 8), 0xab);
+        assert_eq!(bits_at(&buf, 0, 0, 64), 0xffff_0000_0000_0000);
     }
 }

@@ -59,6 +59,16 @@ type FreeFn = unsafe extern "C" fn(*mut c_void);
 type CycleFn = unsafe extern "C" fn(*mut c_void, *const u32, *mut u32);
 type ReadFn = unsafe extern "C" fn(*mut c_void, *mut u32);
 type PortsFn = unsafe extern "C" fn() -> *const c_char;
+type SigWordsFn = unsafe extern "C" fn() -> usize;
+type TraceFn = unsafe extern "C" fn(*mut c_void, *const u32, *mut u32, *mut u64, *mut u64);
+
+/// A library's waveform interface (the compiled engine's): its signals as (flattened
+/// Verilog name, width), each `ceil(width / 64)` words of the buffer `trace` fills.
+pub struct Tracing {
+    pub signals: Vec<(String, u32)>,
+    pub words: usize,
+    trace: TraceFn,
+}
 
 /// Where a port sits in the packed buffers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +94,11 @@ pub struct VLib {
     free: FreeFn,
     cycle: CycleFn,
     read: ReadFn,
+    /// Present in the compiled engine's libraries (`ntv_sigs`, `ntv_trace`).
+    pub tracing: Option<Tracing>,
+    /// The waveform layout of the block the library was built from
+    /// ([`VLib::of_block_with`]), made when first asked for.
+    pub wave: OnceLock<Arc<crate::vcd::WaveLayout>>,
 }
 
 // SAFETY: the function pointers are plain C functions of a library that stays loaded for
@@ -493,6 +508,25 @@ unsafe fn sym<T: Copy>(h: *mut c_void, name: &str) -> Result<T, String> {
     Ok(std::mem::transmute_copy(&p))
 }
 
+/// The waveform interface of library `h`, if it has one.
+unsafe fn tracing(h: *mut c_void) -> Option<Tracing> {
+    let sigs: PortsFn = sym(h, "ntv_sigs").ok()?;
+    let words: SigWordsFn = sym(h, "ntv_sig_words").ok()?;
+    let list = CStr::from_ptr(sigs()).to_string_lossy().to_string();
+    let signals = list
+        .split_whitespace()
+        .map(|t| {
+            let (n, w) = t.rsplit_once(':')?;
+            Some((n.to_string(), w.parse().ok()?))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Tracing {
+        signals,
+        words: words(),
+        trace: sym(h, "ntv_trace").ok()?,
+    })
+}
+
 fn load(path: &Path, module: &str, ports: &[Port], backend: Backend) -> Result<VLib, String> {
     let c = CString::new(path.as_os_str().to_string_lossy().as_bytes())
         .map_err(|_| format!("{}: NUL in path", path.display()))?;
@@ -531,6 +565,8 @@ fn load(path: &Path, module: &str, ports: &[Port], backend: Backend) -> Result<V
             free: sym(h, "ntv_free")?,
             cycle: sym(h, "ntv_cycle")?,
             read: sym(h, "ntv_read")?,
+            tracing: tracing(h),
+            wave: OnceLock::new(),
         })
     }
 }
@@ -588,6 +624,16 @@ fn cached(
 pub enum Backend {
     Verilator,
     Compiled,
+}
+
+impl Backend {
+    /// `verilator` or `compiled`, as the CLI names the engine.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Verilator => "verilator",
+            Backend::Compiled => "compiled",
+        }
+    }
 }
 
 fn rustc_version() -> Result<String, String> {
@@ -675,8 +721,12 @@ impl VLib {
         make: impl Fn() -> B,
     ) -> Result<Arc<VLib>, String> {
         let ports = list_ports(&make(), "clock")?;
+        let uut = make();
         let verilog = nt_hdl::emit::emit_verilog(module, make()).map_err(|e| e.to_string())?;
-        VLib::get_with(backend, &verilog, module, &ports)
+        let lib = VLib::get_with(backend, &verilog, module, &ports)?;
+        lib.wave
+            .get_or_init(|| Arc::new(crate::vcd::WaveLayout::of_block(&uut)));
+        Ok(lib)
     }
 
     /// The library of `verilog` (top module `module`, ports `ports`, clock `clock`):
@@ -721,6 +771,17 @@ pub struct VModel {
     h: *mut c_void,
     inp: Vec<u32>,
     out: Vec<u32>,
+    /// Cycles run so far.
+    cycles: u64,
+    wave: Option<Wave>,
+}
+
+/// A waveform being recorded from a library's signal buffer.
+struct Wave {
+    rec: crate::vcd::WaveRecorder<Box<dyn std::io::Write + Send>>,
+    pre: Vec<u64>,
+    post: Vec<u64>,
+    period_fs: u64,
 }
 
 // SAFETY: an instance's state is only touched through `&mut self` (or `&self` for a read
@@ -737,7 +798,44 @@ impl VModel {
             h,
             inp: vec![0; i],
             out: vec![0; o],
+            cycles: 0,
+            wave: None,
         }
+    }
+
+    /// Records the signals `opts` selects to `w` as VCD from the next cycle on, at a clock
+    /// period of `period_fs` ([`crate::vcd`]: the same variables as the native kernel's
+    /// waveform of the block). Only the compiled engine's libraries can; a variable whose
+    /// signal the Verilog lacks is written as `x`.
+    pub fn record_wave(
+        &mut self,
+        w: Box<dyn std::io::Write + Send>,
+        opts: &crate::vcd::WaveOpts,
+        period_fs: u64,
+    ) -> Result<(), String> {
+        let t = self.lib.tracing.as_ref().ok_or_else(|| {
+            format!(
+                "{}: the {} engine records no waveform: use the compiled or the native engine",
+                self.lib.module,
+                self.lib.backend.name()
+            )
+        })?;
+        let layout = self.lib.wave.get().ok_or_else(|| {
+            format!(
+                "{}: no waveform layout (the library was not built from a block)",
+                self.lib.module
+            )
+        })?;
+        let mut rec = crate::vcd::WaveRecorder::new(w, layout, opts)
+            .map_err(|e| format!("{}: waveform: {e}", self.lib.module))?;
+        rec.bind(layout, &t.signals);
+        self.wave = Some(Wave {
+            rec,
+            pre: vec![0; t.words],
+            post: vec![0; t.words],
+            period_fs,
+        });
+        Ok(())
     }
 
     pub fn lib(&self) -> &VLib {
@@ -783,8 +881,42 @@ impl VModel {
 
     /// One clock cycle (see the module documentation); the outputs read are this cycle's.
     pub fn cycle(&mut self) {
+        let c = self.cycles;
+        self.cycles += 1;
+        if let (Some(w), Some(t)) = (self.wave.as_mut(), self.lib.tracing.as_ref()) {
+            if w.rec.records(c) {
+                // SAFETY: as below, and `pre`/`post` have the library's `ntv_sig_words`.
+                unsafe {
+                    (t.trace)(
+                        self.h,
+                        self.inp.as_ptr(),
+                        self.out.as_mut_ptr(),
+                        w.pre.as_mut_ptr(),
+                        w.post.as_mut_ptr(),
+                    )
+                };
+                let t0 = c * w.period_fs;
+                let r = w
+                    .rec
+                    .sample_words(t0, &w.pre, false)
+                    .and_then(|_| w.rec.sample_words(t0 + w.period_fs / 2, &w.post, true));
+                if let Err(e) = r {
+                    eprintln!("ntsim: {}: waveform stopped: {e}", self.lib.module);
+                    self.wave = None;
+                }
+                return;
+            }
+        }
         // SAFETY: the buffers have the library's input and output lengths.
         unsafe { (self.lib.cycle)(self.h, self.inp.as_ptr(), self.out.as_mut_ptr()) }
+    }
+
+    /// Flushes the waveform being recorded, if any.
+    pub fn flush_wave(&mut self) -> Result<(), String> {
+        match self.wave.as_mut() {
+            Some(w) => w.rec.flush().map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
     }
 
     /// The outputs as they are now (after the last rising edge), apart from the last

@@ -83,20 +83,32 @@ fn wave_vcd_reads_back_with_an_independent_parser() {
         (ts.factor, ts.unit),
         (1, wellen::TimescaleUnit::FemtoSeconds)
     );
-    // The hierarchy has the block's sub-blocks and interfaces as scopes.
+    // The top scope is the block's name; its sub-blocks and interfaces are scopes; a
+    // register is one variable (its q), not a scope of d, q and clock; only the top has a
+    // clock.
     for scope in [
-        &["uut", "expiry_mem"][..],
-        &["uut", "armed"],
-        &["uut", "source"],
-        &["uut", "cmd"],
+        &["timer_n16", "expiry_mem"][..],
+        &["timer_n16", "source"],
+        &["timer_n16", "cmd"],
     ] {
         assert!(
             w.hierarchy().lookup_scope(scope).is_some(),
             "no scope {scope:?}"
         );
     }
+    let h = w.hierarchy();
+    assert!(
+        h.lookup_scope(&["timer_n16", "armed"]).is_none(),
+        "a register as a scope"
+    );
+    let armed = h
+        .lookup_var(&["timer_n16"], &"armed")
+        .expect("the register armed");
+    assert_eq!(h[armed].length(h), Some(16));
+    let clocks = h.all_vars().filter(|v| h[*v].name(h) == "clock").count();
+    assert_eq!(clocks, 1, "one clock, the top's");
     let period = 312_500u64; // 3.2 GHz in fs
-    let clock = changes(&mut w, &["uut"], "clock");
+    let clock = changes(&mut w, &["timer_n16"], "clock");
     for c in 0..cycles {
         assert_eq!(
             at(&clock, c * period),
@@ -115,8 +127,8 @@ fn wave_vcd_reads_back_with_an_independent_parser() {
         clock.len()
     );
     // Accepted events counted from the waveform match the simulation's count.
-    let valid = changes(&mut w, &["uut", "source"], "valid");
-    let ready = changes(&mut w, &["uut", "source"], "ready");
+    let valid = changes(&mut w, &["timer_n16", "source"], "valid");
+    let ready = changes(&mut w, &["timer_n16", "source"], "ready");
     let seen = (0..cycles)
         .filter(|c| at(&valid, c * period) == "1" && at(&ready, c * period) == "1")
         .count() as u64;
@@ -148,10 +160,82 @@ fn wave_uses_the_configured_clock() {
     );
     assert!(o.status.success(), "{:?}", text(&o));
     let mut w = wellen::simple::read(&vcd).unwrap();
-    let clock = changes(&mut w, &["uut"], "clock");
+    let clock = changes(&mut w, &["timer_n128"], "clock");
     assert_eq!(at(&clock, 499_999), "0");
     assert_eq!(at(&clock, 500_000), "1");
     assert_eq!(at(&clock, 1_000_000), "0");
+}
+
+/// `--vcd-scope` keeps the scopes and signals whose path a glob matches, `--vcd-cycles`
+/// the cycles of a window; a bad window is a one-line error.
+#[test]
+fn wave_records_a_scope_and_a_window() {
+    let d = tmp("wave-window");
+    let vcd = d.join("t.vcd");
+    let o = ntsim(
+        &[
+            "wave",
+            "timer",
+            "--cycles",
+            "300",
+            "--vcd-scope",
+            "timer_n16.cmd",
+            "--vcd-scope",
+            "*.scan_?tr",
+            "--vcd-cycles",
+            "100..200",
+            "--vcd",
+            vcd.to_str().unwrap(),
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    let w = wellen::simple::read(&vcd).unwrap();
+    let h = w.hierarchy();
+    let mut names: Vec<String> = h.all_vars().map(|v| h[v].full_name(h)).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "timer_n16.cmd.expiry",
+            "timer_n16.cmd.id",
+            "timer_n16.cmd.meta",
+            "timer_n16.cmd.op",
+            "timer_n16.cmd.valid",
+            "timer_n16.scan_ptr"
+        ]
+    );
+    let period = 312_500u64;
+    let t = w.time_table();
+    assert_eq!(
+        t.first(),
+        Some(&(100 * period)),
+        "the window's first sample"
+    );
+    assert_eq!(
+        t.last(),
+        Some(&(199 * period + period / 2)),
+        "the window's last sample"
+    );
+    for bad in ["200..100", "x..5", "12"] {
+        let o = ntsim(
+            &[
+                "wave",
+                "timer",
+                "--vcd-cycles",
+                bad,
+                "--vcd",
+                vcd.to_str().unwrap(),
+            ],
+            &d,
+        );
+        let (out, err) = text(&o);
+        assert!(!o.status.success(), "{bad}: {out}");
+        assert!(
+            err.contains("cycle window") && err.lines().count() == 1,
+            "{bad}: {err}"
+        );
+    }
 }
 
 /// The main job (`ntsim` alone is `ntsim demo` with its defaults, parsed from that

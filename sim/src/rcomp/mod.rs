@@ -1087,15 +1087,21 @@ pub fn generate(d: &Design, ports: &[Port]) -> Result<String, String> {
             .replace("#![allow(dead_code)]", "")
             .as_str(),
     );
-    o.push_str("\npub struct M {\n");
+    // The signals first, each in `ceil(width / 64)` words (`repr(C)`: one run of `u64`s,
+    // which `ntv_trace` copies whole for waveforms), then the memories.
+    o.push_str("\n#[repr(C)]\npub struct M {\n");
+    let mut sig_words = 0;
+    let mut sig_list = vec![];
     for (i, s) in d.sigs.iter().enumerate() {
-        match s.depth {
-            Some(_) => {
-                let _ = writeln!(o, "    m{i}: Vec<{}>, // {}", ty(s.width), s.name);
-            }
-            None => {
-                let _ = writeln!(o, "    s{i}: {}, // {}", ty(s.width), s.name);
-            }
+        if s.depth.is_none() {
+            let _ = writeln!(o, "    s{i}: {}, // {}", ty(s.width), s.name);
+            sig_words += words(s.width).max(1);
+            sig_list.push(format!("{}:{}", s.name, s.width));
+        }
+    }
+    for (i, s) in d.sigs.iter().enumerate() {
+        if s.depth.is_some() {
+            let _ = writeln!(o, "    m{i}: Vec<{}>, // {}", ty(s.width), s.name);
         }
     }
     o.push_str("    stale: bool,\n}\n\nimpl M {\n");
@@ -1240,6 +1246,8 @@ pub fn generate(d: &Design, ports: &[Port]) -> Result<String, String> {
         "\n    unsafe fn set_inputs(&mut self, inp: *const u32) {{\n{ins}    }}\n\n    unsafe fn get_outputs(&self, out: *mut u32) {{\n{outs}    }}\n}}\n"
     );
     let _ = writeln!(o, "static PORTS: &[u8] = b\"{}\\0\";", sig.join(" "));
+    let _ = writeln!(o, "static SIGS: &[u8] = b\"{}\\0\";", sig_list.join(" "));
+    let _ = writeln!(o, "const SIG_WORDS: usize = {sig_words};");
     // With latches (values carried between evaluations) every evaluation Verilator makes is
     // made; without, the one after the edge is deferred to the next cycle or `ntv_read`.
     let _ = writeln!(o, "const EAGER: bool = {};", !sch.latches.is_empty());
@@ -1259,6 +1267,23 @@ pub unsafe extern "C" fn ntv_cycle(h: *mut M, inp: *const u32, out: *mut u32) {
     m.get_outputs(out);
     m.posedge();
     if EAGER { m.comb(); }
+}
+#[no_mangle]
+pub extern "C" fn ntv_sigs() -> *const u8 { SIGS.as_ptr() }
+#[no_mangle]
+pub extern "C" fn ntv_sig_words() -> usize { SIG_WORDS }
+/// `ntv_cycle`, copying every signal (`ntv_sigs`' order, `SIG_WORDS` words) before the
+/// rising edge into `pre` and after it (settled with the same inputs) into `post`.
+#[no_mangle]
+pub unsafe extern "C" fn ntv_trace(h: *mut M, inp: *const u32, out: *mut u32, pre: *mut u64, post: *mut u64) {
+    let m = &mut *h;
+    m.set_inputs(inp);
+    m.comb();
+    m.get_outputs(out);
+    std::ptr::copy_nonoverlapping(h as *const u64, pre, SIG_WORDS);
+    m.posedge();
+    m.comb();
+    std::ptr::copy_nonoverlapping(h as *const u64, post, SIG_WORDS);
 }
 #[no_mangle]
 pub unsafe extern "C" fn ntv_read(h: *mut M, out: *mut u32) {

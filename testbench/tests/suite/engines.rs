@@ -4,7 +4,9 @@
 //! must give exactly the run the native kernel gives: every frame on every link at the
 //! same cycle, every delivery, outcome, counter and time-series sample.
 use nt_sim::net::{NetConfig, Network, RunResult};
+use nt_sim::vcd::WaveOpts;
 use nt_sim::verilator::which;
+use std::sync::{Arc, Mutex};
 
 /// Message sizes for the Poisson workload (bytes, cumulative probability).
 const CDF: &str = "64 0.2\n1500 0.5\n9000 0.8\n20000 1.0\n";
@@ -159,9 +161,109 @@ fn engine_errors_are_clear() {
     let mut net = Network::build(&cfg, &|_| Err("none".into())).expect("builds");
     let i = net.device_index("h0").expect("h0");
     let e = net
-        .record_vcd(i, Box::new(std::io::sink()))
+        .record_vcd(i, Box::new(std::io::sink()), &WaveOpts::default())
         .expect_err("a waveform of a verilated device fails");
-    assert!(e.contains("native engine"), "{e}");
+    assert!(
+        e.contains("verilator engine records no waveform: use the compiled or the native engine"),
+        "{e}"
+    );
+}
+
+/// A VCD written into memory, readable after the run.
+#[derive(Clone, Default)]
+struct Mem(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Mem {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The compiled engine's waveforms are the native kernel's, byte for byte: the same
+/// variables (the device's name as the top scope, `[i]` indices, registers as one
+/// variable) and the same changes, for a NIC (every signal, 2,000 cycles) and the
+/// shared-buffer switch (its buffer, `sb`, and the ready signals, cycles 500 to 1,500).
+/// They are read back with wellen, an independent parser.
+#[test]
+fn the_compiled_engine_records_the_native_waveforms() {
+    let load =
+        "[[workload]]\nkind = \"poisson\"\nload = 0.9\nsizes_file = \"sizes.txt\"\nstop = 1500\n";
+    let mut files = vec![];
+    for engine in ["native", "compiled"] {
+        let t = star(&format!("engine = \"{engine}\""), "ndp", "trim", 5, load)
+            .replace("max_cycles = 100000", "max_cycles = 2000");
+        let cfg = NetConfig::from_toml(&t).expect("topology");
+        let mut net = Network::build(&cfg, &|_| Ok(CDF.to_string())).expect("build");
+        let (h, s) = (Mem::default(), Mem::default());
+        let all = WaveOpts::default();
+        let some = WaveOpts {
+            scopes: vec!["s0.sb".into(), "*.ready".into()],
+            from: 500,
+            to: Some(1500),
+            ..Default::default()
+        };
+        let (hi, si) = (
+            net.device_index("h1").unwrap(),
+            net.device_index("s0").unwrap(),
+        );
+        net.record_vcd(hi, Box::new(h.clone()), &all)
+            .expect("NIC waveform");
+        net.record_vcd(si, Box::new(s.clone()), &some)
+            .expect("switch waveform");
+        net.run(&mut |_, _| {}).expect("run");
+        drop(net); // flushes the writers
+        let h = h.0.lock().unwrap().clone();
+        let s = s.0.lock().unwrap().clone();
+        files.push((h, s));
+    }
+    let ((hn, sn), (hc, sc)) = (&files[0], &files[1]);
+    for (what, n, c) in [("NIC h1", hn, hc), ("switch s0", sn, sc)] {
+        assert!(n.len() > 10_000, "{what}: a waveform of {} bytes", n.len());
+        assert!(
+            n == c,
+            "{what}: the compiled engine's VCD differs from the native one"
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("nt-wave-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (hp, sp) = (dir.join("h1.vcd"), dir.join("s0.vcd"));
+    std::fs::write(&hp, hc).unwrap();
+    std::fs::write(&sp, sc).unwrap();
+    let hw = wellen::simple::read(&hp).expect("wellen reads the NIC's VCD");
+    let sw = wellen::simple::read(&sp).expect("wellen reads the switch's VCD");
+    let _ = std::fs::remove_dir_all(&dir);
+    let hh = hw.hierarchy();
+    let tops: Vec<&str> = hh.scopes().map(|s| hh[s].name(hh)).collect();
+    assert_eq!(tops, ["h1"], "the device's name is the top scope");
+    assert!(hh.lookup_scope(&["h1", "reassembly"]).is_some());
+    assert!(
+        hh.lookup_var(&["h1", "parser"], &"cnt_drop[0]").is_some(),
+        "array element [0]"
+    );
+    assert!(
+        hh.lookup_scope(&["h1", "reassembly", "s2_id"]).is_none(),
+        "a register as a scope"
+    );
+    assert!(
+        hh.lookup_var(&["h1", "reassembly"], &"s2_id").is_some(),
+        "the register s2_id"
+    );
+    let sh = sw.hierarchy();
+    let names: Vec<String> = sh.all_vars().map(|v| sh[v].full_name(sh)).collect();
+    assert!(names.len() > 50, "{} switch variables", names.len());
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("s0.sb.") || n.ends_with(".ready")),
+        "a variable outside the globs: {names:?}"
+    );
+    let period = 312_500u64;
+    assert_eq!(sw.time_table().first(), Some(&(500 * period)));
+    assert_eq!(sw.time_table().last(), Some(&(1499 * period + period / 2)));
 }
 
 /// The shared-buffer switch (`buffer = "shared"`, `nt_hdl::switch2`) on the compiled engine

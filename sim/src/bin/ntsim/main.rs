@@ -51,9 +51,16 @@ enum Cmd {
         /// Seed of the random stimulus.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// The VCD file to write.
+        /// The VCD file to write (top scope: the block's name).
         #[arg(long)]
         vcd: PathBuf,
+        /// Records only the scopes and signals whose dotted path matches GLOB, such as
+        /// `timer_n16.cmd` or `*.ready` (repeatable; `*` any characters, `?` one).
+        #[arg(long = "vcd-scope", value_name = "GLOB")]
+        vcd_scope: Vec<String>,
+        /// Records only cycles FROM to TO (`100..200`; `500..` to the end).
+        #[arg(long = "vcd-cycles", value_name = "FROM..TO")]
+        vcd_cycles: Option<String>,
         /// Clock frequency in Hz for waveform times.
         #[arg(long, default_value_t = nt_sim::DEFAULT_CLOCK_HZ)]
         clock_hz: f64,
@@ -231,8 +238,27 @@ fn run_cli(cli: Cli) -> ExitCode {
             cycles,
             seed,
             vcd,
+            vcd_scope,
+            vcd_cycles,
             clock_hz,
-        } => wave(&block, cycles, seed, &vcd, clock_hz),
+        } => {
+            let window = vcd_cycles
+                .as_deref()
+                .map(nt_sim::vcd::WaveOpts::parse_window);
+            match window.transpose() {
+                Ok(win) => {
+                    let (from, to) = win.unwrap_or((0, None));
+                    let w = nt_sim::vcd::WaveOpts {
+                        scopes: vcd_scope,
+                        from,
+                        to,
+                        ..Default::default()
+                    };
+                    wave(&block, cycles, seed, &vcd, clock_hz, w)
+                }
+                Err(e) => Err(e),
+            }
+        }
         Cmd::Bench {
             cycles,
             seed,
@@ -359,7 +385,14 @@ fn write_verilog(out: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-fn wave(block: &str, cycles: u64, seed: u64, vcd: &Path, clock_hz: f64) -> Result<(), String> {
+fn wave(
+    block: &str,
+    cycles: u64,
+    seed: u64,
+    vcd: &Path,
+    clock_hz: f64,
+    w: nt_sim::vcd::WaveOpts,
+) -> Result<(), String> {
     check_cycles(cycles)?;
     if let Some(dir) = vcd.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
@@ -367,6 +400,7 @@ fn wave(block: &str, cycles: u64, seed: u64, vcd: &Path, clock_hz: f64) -> Resul
     }
     let opts = RunOptions {
         vcd: Some(vcd),
+        wave: w,
         clock_hz: Some(clock_hz),
         ..Default::default()
     };
@@ -472,6 +506,8 @@ fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
         seed: None,
         set: vec![],
         vcd: vec![],
+        vcd_scope: vec![],
+        vcd_cycles: None,
         // the receiver's link, both directions
         pcap: vec!["h0-s0:0".into()],
         print: false,
