@@ -36,6 +36,7 @@ fn run(
         vcd: vec![],
         vcd_scope: vec![],
         vcd_cycles: None,
+        wave_format: None,
         pcap: vec![],
         print: false,
         list: false,

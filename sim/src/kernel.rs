@@ -15,7 +15,7 @@
 //! Setting the inputs and lowering the clock share one settle, so a cycle costs two settles.
 //! No block here acts on the falling edge; a block that did would still see it.
 use crate::ports::PortRecorder;
-use crate::vcd::{WaveLayout, WaveOpts, WaveRecorder};
+use crate::vcd::{WaveFile, WaveLayout, WaveOpts, WaveRecorder};
 use nt_hdl::Clocked;
 use rust_hdl::core::block::Tracker;
 use rust_hdl::prelude::*;
@@ -75,7 +75,7 @@ pub struct Kernel<B: Block> {
     /// Settle passes skip the blocks nothing can have changed (rust-hdl-core's `Tracker`,
     /// patched in: see vendor/README.md); `None` evaluates everything every pass.
     tracker: Option<Tracker>,
-    vcd: Option<WaveRecorder<Box<dyn Write + Send>>>,
+    vcd: Option<WaveRecorder>,
     ports: Option<PortRecorder>,
 }
 
@@ -122,15 +122,11 @@ impl<B: Block> Kernel<B> {
     /// Records every signal of the hierarchy to `w` as VCD from now on, under the top
     /// scope `top` ([`crate::vcd`]).
     pub fn record_vcd(&mut self, w: Box<dyn Write + Send>, top: &str) -> Result<(), KernelError> {
-        self.record_wave(w, &WaveOpts::all(top))
+        self.record_wave(WaveFile::Vcd(w), &WaveOpts::all(top))
     }
 
-    /// Records the signals `opts` selects, in its window of cycles, to `w` as VCD.
-    pub fn record_wave(
-        &mut self,
-        w: Box<dyn Write + Send>,
-        opts: &WaveOpts,
-    ) -> Result<(), KernelError> {
+    /// Records the signals `opts` selects, in its window of cycles, to `w` (VCD or FST).
+    pub fn record_wave(&mut self, w: WaveFile, opts: &WaveOpts) -> Result<(), KernelError> {
         let layout = WaveLayout::of_block(&self.uut);
         self.vcd = Some(WaveRecorder::new(w, &layout, opts)?);
         Ok(())

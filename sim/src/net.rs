@@ -492,6 +492,9 @@ pub struct OutputCfg {
     /// The cycles those waveforms hold, `FROM..TO` (`1000..2000`, `5000..`); empty: all.
     #[serde(default)]
     pub vcd_cycles: String,
+    /// `vcd` (the default) or `fst` (`<name>.fst`).
+    #[serde(default)]
+    pub wave_format: String,
     /// Links, `"a-b"` by their endpoints as written, whose frames are written one file
     /// per direction, `link_<a>_to_<b>.pcapng` and `link_<b>_to_<a>.pcapng`
     /// ([`capture_file`]).
@@ -658,7 +661,7 @@ pub trait HostDev: Send {
     fn idle(&self) -> bool;
     fn record_vcd(
         &mut self,
-        w: Box<dyn std::io::Write + Send>,
+        w: crate::vcd::WaveFile,
         opts: &crate::vcd::WaveOpts,
     ) -> Result<(), String>;
     /// The NIC's main counters (`NicStats`).
@@ -700,7 +703,7 @@ impl<E: NicEngine> HostDev for NicDriver<E> {
     }
     fn record_vcd(
         &mut self,
-        w: Box<dyn std::io::Write + Send>,
+        w: crate::vcd::WaveFile,
         opts: &crate::vcd::WaveOpts,
     ) -> Result<(), String> {
         self.engine_mut().record_vcd(w, opts)
@@ -730,7 +733,7 @@ pub trait SwitchDev: Send {
     fn set_route(&mut self, k: usize, valid: bool, ip: u32, port: u64) -> Result<(), String>;
     fn record_vcd(
         &mut self,
-        w: Box<dyn std::io::Write + Send>,
+        w: crate::vcd::WaveFile,
         opts: &crate::vcd::WaveOpts,
     ) -> Result<(), String>;
 }
@@ -765,7 +768,7 @@ impl<E: SwitchEngine> SwitchDev for SwitchDriver<E> {
     }
     fn record_vcd(
         &mut self,
-        w: Box<dyn std::io::Write + Send>,
+        w: crate::vcd::WaveFile,
         opts: &crate::vcd::WaveOpts,
     ) -> Result<(), String> {
         self.engine_mut().record_vcd(w, opts)
@@ -1690,7 +1693,7 @@ impl Network {
     pub fn record_vcd(
         &mut self,
         i: usize,
-        w: Box<dyn std::io::Write + Send>,
+        w: crate::vcd::WaveFile,
         opts: &crate::vcd::WaveOpts,
     ) -> Result<(), String> {
         let mut opts = opts.clone();

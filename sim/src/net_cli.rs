@@ -52,6 +52,10 @@ pub struct RunArgs {
     /// file's `[output] vcd_cycles`).
     #[arg(long = "vcd-cycles", value_name = "FROM..TO")]
     pub vcd_cycles: Option<String>,
+    /// The waveforms' format: `vcd` (DIR/<run>/<device>.vcd) or `fst` (<device>.fst, far
+    /// smaller; GTKWave and Surfer read both); replaces the file's `[output] wave_format`.
+    #[arg(long = "wave-format", value_name = "FORMAT", value_parser = ["vcd", "fst"])]
+    pub wave_format: Option<String>,
     /// Links, named A-B by their ends as written (`h0-s0:0`), whose frames go to
     /// DIR/<run>/link_<A>_to_<B>.pcapng and link_<B>_to_<A>.pcapng, stamped in real time
     /// at 3.2 GHz (repeatable; adds to the file's `[output] pcap`).
@@ -141,6 +145,12 @@ pub fn run_one(
         ..Default::default()
     };
     let window = a.vcd_cycles.as_deref().unwrap_or(&cfg.output.vcd_cycles);
+    let format = a.wave_format.as_deref().unwrap_or(&cfg.output.wave_format);
+    let format = match format {
+        "" | "vcd" => "vcd",
+        "fst" => "fst",
+        f => return Err(format!("wave format {f:?}: use vcd or fst")),
+    };
     if !window.trim().is_empty() {
         (wave.from, wave.to) = crate::vcd::WaveOpts::parse_window(window)?;
     }
@@ -148,10 +158,8 @@ pub fn run_one(
         let i = net
             .device_index(d)
             .ok_or_else(|| format!("--vcd {d:?}: no host or switch of that name"))?;
-        let p = out.join(format!("{d}.vcd"));
-        let f =
-            std::fs::File::create(&p).map_err(|e| format!("cannot create {}: {e}", p.display()))?;
-        net.record_vcd(i, Box::new(std::io::BufWriter::new(f)), &wave)?;
+        let p = out.join(format!("{d}.{format}"));
+        net.record_vcd(i, crate::vcd::WaveFile::create(&p)?, &wave)?;
     }
     let quiet = a.quiet;
     let tty = std::io::stderr().is_terminal();

@@ -185,7 +185,7 @@ pub trait NicEngine: Send {
     /// Records the signals `opts` selects as VCD from now on ([`crate::vcd`]).
     fn record_vcd(
         &mut self,
-        w: Box<dyn std::io::Write + Send>,
+        w: crate::vcd::WaveFile,
         opts: &crate::vcd::WaveOpts,
     ) -> Result<(), String>;
     /// `native`, `verilator` or `compiled`.
@@ -212,7 +212,7 @@ impl NicEngine for Box<dyn NicEngine> {
     }
     fn record_vcd(
         &mut self,
-        w: Box<dyn std::io::Write + Send>,
+        w: crate::vcd::WaveFile,
         opts: &crate::vcd::WaveOpts,
     ) -> Result<(), String> {
         (**self).record_vcd(w, opts)
@@ -380,7 +380,7 @@ impl<T: NicTop> NicEngine for Kernel<T> {
 
     fn record_vcd(
         &mut self,
-        w: Box<dyn std::io::Write + Send>,
+        w: crate::vcd::WaveFile,
         opts: &crate::vcd::WaveOpts,
     ) -> Result<(), String> {
         Kernel::record_wave(self, w, opts).map_err(|e| e.to_string())
@@ -686,7 +686,7 @@ impl NicEngine for VNic {
 
     fn record_vcd(
         &mut self,
-        w: Box<dyn std::io::Write + Send>,
+        w: crate::vcd::WaveFile,
         opts: &crate::vcd::WaveOpts,
     ) -> Result<(), String> {
         self.m.record_wave(

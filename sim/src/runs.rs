@@ -23,7 +23,6 @@ use nt_hdl::prisched::PrioSched;
 use nt_hdl::reassembly::{Reassembly, ReassemblyConfig};
 use nt_hdl::statereg::StateReg16x32;
 use nt_hdl::timer::ScanningTimer;
-use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
@@ -551,15 +550,12 @@ fn open_outputs<B: rust_hdl::prelude::Block + nt_hdl::Clocked>(
     }
     k.set_tracking(!opts.full_eval);
     if let Some(p) = opts.vcd {
-        let f = std::fs::File::create(p)?;
         let mut w = opts.wave.clone();
         if w.top.is_empty() {
             w.top = "top".into();
         }
-        k.record_wave(
-            Box::new(std::io::BufWriter::new(f)) as Box<dyn Write + Send>,
-            &w,
-        )?;
+        let f = crate::vcd::WaveFile::create(p).map_err(KernelError::Config)?;
+        k.record_wave(f, &w)?;
     }
     if opts.record_ports {
         k.record_ports("clock")?;

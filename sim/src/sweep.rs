@@ -263,6 +263,7 @@ pub fn main(a: &SweepArgs) -> Result<(), String> {
                         vcd: vec![],
                         vcd_scope: vec![],
                         vcd_cycles: None,
+                        wave_format: None,
                         pcap: vec![],
                         print: false,
                         list: false,

@@ -246,7 +246,7 @@ impl<
     }
     fn record_vcd(
         &mut self,
-        w: Box<dyn std::io::Write + Send>,
+        w: crate::vcd::WaveFile,
         opts: &crate::vcd::WaveOpts,
     ) -> Result<(), String> {
         Kernel::record_wave(self, w, opts).map_err(|e| e.to_string())
@@ -598,7 +598,7 @@ impl SwitchEngine for ModelSwitch {
     }
     fn record_vcd(
         &mut self,
-        _w: Box<dyn std::io::Write + Send>,
+        _w: crate::vcd::WaveFile,
         _o: &crate::vcd::WaveOpts,
     ) -> Result<(), String> {
         Err(format!(

@@ -73,7 +73,7 @@ pub trait SwitchEngine: Send {
     /// Records the signals `opts` selects as VCD from now on ([`crate::vcd`]).
     fn record_vcd(
         &mut self,
-        w: Box<dyn std::io::Write + Send>,
+        w: crate::vcd::WaveFile,
         opts: &crate::vcd::WaveOpts,
     ) -> Result<(), String>;
     /// `native`, `verilator` or `compiled`.
@@ -174,7 +174,7 @@ macro_rules! library_engine_steps {
         }
         fn record_vcd(
             &mut self,
-            w: Box<dyn std::io::Write + Send>,
+            w: $crate::vcd::WaveFile,
             opts: &$crate::vcd::WaveOpts,
         ) -> Result<(), String> {
             self.m.record_wave(

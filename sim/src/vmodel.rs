@@ -778,7 +778,7 @@ pub struct VModel {
 
 /// A waveform being recorded from a library's signal buffer.
 struct Wave {
-    rec: crate::vcd::WaveRecorder<Box<dyn std::io::Write + Send>>,
+    rec: crate::vcd::WaveRecorder,
     pre: Vec<u64>,
     post: Vec<u64>,
     period_fs: u64,
@@ -803,13 +803,13 @@ impl VModel {
         }
     }
 
-    /// Records the signals `opts` selects to `w` as VCD from the next cycle on, at a clock
+    /// Records the signals `opts` selects to `w` (VCD or FST) from the next cycle on, at a clock
     /// period of `period_fs` ([`crate::vcd`]: the same variables as the native kernel's
     /// waveform of the block). Only the compiled engine's libraries can; a variable whose
     /// signal the Verilog lacks is written as `x`.
     pub fn record_wave(
         &mut self,
-        w: Box<dyn std::io::Write + Send>,
+        w: crate::vcd::WaveFile,
         opts: &crate::vcd::WaveOpts,
         period_fs: u64,
     ) -> Result<(), String> {

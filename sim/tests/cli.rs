@@ -238,6 +238,59 @@ fn wave_records_a_scope_and_a_window() {
     }
 }
 
+/// A `.fst` file is FST: wellen reads the same variables and the same changes as from the
+/// VCD of the same run (and the file is several times smaller).
+#[test]
+fn wave_writes_fst_with_the_vcds_changes() {
+    let d = tmp("wave-fst");
+    let (vcd, fst) = (d.join("t.vcd"), d.join("t.fst"));
+    for f in [&vcd, &fst] {
+        let o = ntsim(
+            &[
+                "wave",
+                "timer",
+                "--cycles",
+                "400",
+                "--seed",
+                "3",
+                "--vcd",
+                f.to_str().unwrap(),
+            ],
+            &d,
+        );
+        assert!(o.status.success(), "{:?}", text(&o));
+    }
+    let size = |p: &Path| std::fs::metadata(p).unwrap().len();
+    assert!(
+        size(&fst) * 4 < size(&vcd),
+        "FST {} bytes, VCD {}",
+        size(&fst),
+        size(&vcd)
+    );
+    let mut v = wellen::simple::read(&vcd).unwrap();
+    let mut f = wellen::simple::read(&fst).expect("wellen reads the FST");
+    let vars: Vec<(Vec<String>, String)> = {
+        let h = v.hierarchy();
+        h.all_vars()
+            .map(|r| {
+                let full = h[r].full_name(h);
+                let mut parts: Vec<String> = full.split('.').map(String::from).collect();
+                let name = parts.pop().unwrap();
+                (parts, name)
+            })
+            .collect()
+    };
+    assert!(vars.len() > 20, "{} variables", vars.len());
+    for (scope, name) in &vars {
+        let sc: Vec<&str> = scope.iter().map(String::as_str).collect();
+        assert_eq!(
+            changes(&mut v, &sc, name),
+            changes(&mut f, &sc, name),
+            "{scope:?}.{name}"
+        );
+    }
+}
+
 /// The main job (`ntsim` alone is `ntsim demo` with its defaults, parsed from that
 /// command line), short: 400 cycles per
 /// block instead of 20,000; every step still runs (waveforms, budgets, Verilog, lint, the

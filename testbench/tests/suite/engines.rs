@@ -4,7 +4,7 @@
 //! must give exactly the run the native kernel gives: every frame on every link at the
 //! same cycle, every delivery, outcome, counter and time-series sample.
 use nt_sim::net::{NetConfig, Network, RunResult};
-use nt_sim::vcd::WaveOpts;
+use nt_sim::vcd::{WaveFile, WaveOpts};
 use nt_sim::verilator::which;
 use std::sync::{Arc, Mutex};
 
@@ -161,7 +161,11 @@ fn engine_errors_are_clear() {
     let mut net = Network::build(&cfg, &|_| Err("none".into())).expect("builds");
     let i = net.device_index("h0").expect("h0");
     let e = net
-        .record_vcd(i, Box::new(std::io::sink()), &WaveOpts::default())
+        .record_vcd(
+            i,
+            WaveFile::Vcd(Box::new(std::io::sink())),
+            &WaveOpts::default(),
+        )
         .expect_err("a waveform of a verilated device fails");
     assert!(
         e.contains("verilator engine records no waveform: use the compiled or the native engine"),
@@ -210,9 +214,9 @@ fn the_compiled_engine_records_the_native_waveforms() {
             net.device_index("h1").unwrap(),
             net.device_index("s0").unwrap(),
         );
-        net.record_vcd(hi, Box::new(h.clone()), &all)
+        net.record_vcd(hi, WaveFile::Vcd(Box::new(h.clone())), &all)
             .expect("NIC waveform");
-        net.record_vcd(si, Box::new(s.clone()), &some)
+        net.record_vcd(si, WaveFile::Vcd(Box::new(s.clone())), &some)
             .expect("switch waveform");
         net.run(&mut |_, _| {}).expect("run");
         drop(net); // flushes the writers

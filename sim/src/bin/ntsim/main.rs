@@ -508,6 +508,7 @@ fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
         vcd: vec![],
         vcd_scope: vec![],
         vcd_cycles: None,
+        wave_format: None,
         // the receiver's link, both directions
         pcap: vec!["h0-s0:0".into()],
         print: false,
