@@ -159,7 +159,10 @@ pub fn run_one(
             .device_index(d)
             .ok_or_else(|| format!("--vcd {d:?}: no host or switch of that name"))?;
         let p = out.join(format!("{d}.{format}"));
-        net.record_vcd(i, crate::vcd::WaveFile::create(&p)?, &wave)?;
+        // and a GTKWave save file that groups the device's handshakes by block
+        let mut w = wave.clone();
+        w.save_file = Some((out.join(format!("{d}.gtkw")), format!("{d}.{format}")));
+        net.record_vcd(i, crate::vcd::WaveFile::create(&p)?, &w)?;
     }
     let quiet = a.quiet;
     let tty = std::io::stderr().is_terminal();

@@ -554,6 +554,11 @@ fn open_outputs<B: rust_hdl::prelude::Block + nt_hdl::Clocked>(
         if w.top.is_empty() {
             w.top = "top".into();
         }
+        // a GTKWave save file beside it, naming it
+        if w.save_file.is_none() {
+            let name = p.file_name().map(|n| n.to_string_lossy().to_string());
+            w.save_file = name.map(|n| (p.with_extension("gtkw"), n));
+        }
         let f = crate::vcd::WaveFile::create(p).map_err(KernelError::Config)?;
         k.record_wave(f, &w)?;
     }

@@ -48,6 +48,9 @@ pub struct WaveOpts {
     pub from: u64,
     /// The cycle after the last one recorded; `None`: to the end of the run.
     pub to: Option<u64>,
+    /// Also write a GTKWave save file here ([`gtkw`]) that opens the dump `.1` with the
+    /// handshakes grouped by block.
+    pub save_file: Option<(std::path::PathBuf, String)>,
 }
 
 impl WaveOpts {
@@ -100,6 +103,49 @@ impl WaveOpts {
     fn in_window(&self, cycle: u64) -> bool {
         cycle >= self.from && self.to.is_none_or(|t| cycle < t)
     }
+}
+
+/// A GTKWave save file for a dump of `vars` under top scope `top`: one group per block
+/// (each sub-block of the top, in the hierarchy's order; the top's clock and ports first),
+/// each holding the `valid`, `ready` and `last` of the block's own interfaces (not those
+/// of the blocks inside it), so that a frame's way
+/// through the stages reads from top to bottom. GTKWave opens it with
+/// `gtkwave h1.gtkw` (the dump is named inside); Surfer ignores it.
+pub fn gtkw(dumpfile: &str, top: &str, vars: &[WaveVar]) -> String {
+    let mut o = format!(
+        "[*] GTKWave save file written by ntsim: the handshakes of {top}, grouped by block\n[dumpfile] \"{dumpfile}\"\n[timestart] 0\n[size] 1600 1000\n[sst_expanded] 1\n"
+    );
+    let mut groups: Vec<(String, Vec<String>)> = vec![];
+    for v in vars {
+        let handshake = matches!(v.name.as_str(), "valid" | "ready" | "last");
+        let own = v.scope.is_empty() && v.clock;
+        if !(own || (handshake && v.width == 1 && (1..=2).contains(&v.scope.len()))) {
+            continue;
+        }
+        let group = if v.scope.len() <= 1 {
+            top.to_string()
+        } else {
+            v.scope[0].clone()
+        };
+        let path = std::iter::once(top)
+            .chain(v.scope.iter().map(String::as_str))
+            .chain([v.name.as_str()])
+            .collect::<Vec<_>>()
+            .join(".");
+        match groups.iter_mut().find(|g| g.0 == group) {
+            Some(g) => g.1.push(path),
+            None => groups.push((group, vec![path])),
+        }
+    }
+    for (g, sigs) in groups {
+        o.push_str(&format!("@800200\n-{g}\n@28\n"));
+        for s in sigs {
+            o.push_str(&s);
+            o.push('\n');
+        }
+        o.push_str(&format!("@1000200\n-{g}\n"));
+    }
+    o
 }
 
 /// `*` matches any run of characters (dots included), `?` one character.
@@ -665,6 +711,10 @@ impl WaveRecorder {
         let mut needed = vec![false; layout.atoms.len()];
         for v in &vars {
             needed[v.atom] = true;
+        }
+        if let Some((path, dump)) = &opts.save_file {
+            std::fs::write(path, gtkw(dump, &opts.top, &vars))
+                .map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
         }
         let n = vars.len();
         Ok(WaveRecorder {

@@ -107,6 +107,20 @@ fn wave_vcd_reads_back_with_an_independent_parser() {
     assert_eq!(h[armed].length(h), Some(16));
     let clocks = h.all_vars().filter(|v| h[*v].name(h) == "clock").count();
     assert_eq!(clocks, 1, "one clock, the top's");
+    // The GTKWave save file beside it names the dump and groups the handshakes; every
+    // signal it lists is a variable of the VCD.
+    let save = std::fs::read_to_string(d.join("timer.gtkw")).expect("a .gtkw beside the VCD");
+    assert!(save.contains("[dumpfile] \"timer.vcd\""), "{save}");
+    assert!(save.contains("@800200\n-timer_n16\n"), "{save}");
+    let listed: Vec<&str> = save
+        .lines()
+        .filter(|l| l.starts_with("timer_n16."))
+        .collect();
+    assert!(listed.contains(&"timer_n16.source.ready"), "{save}");
+    let full: Vec<String> = h.all_vars().map(|v| h[v].full_name(h)).collect();
+    for l in &listed {
+        assert!(full.iter().any(|f| f == l), "{l} is not in the VCD");
+    }
     let period = 312_500u64; // 3.2 GHz in fs
     let clock = changes(&mut w, &["timer_n16"], "clock");
     for c in 0..cycles {
@@ -289,6 +303,54 @@ fn wave_writes_fst_with_the_vcds_changes() {
             "{scope:?}.{name}"
         );
     }
+}
+
+/// `ntsim run --vcd` writes the device's waveform (here FST) and a GTKWave save file that
+/// groups the NIC's handshakes by stage; a bad format is a one-line error.
+#[test]
+fn run_writes_a_waveform_and_its_save_file() {
+    let d = tmp("run-wave");
+    let o = ntsim(
+        &[
+            "run",
+            "demo",
+            "--max-cycles",
+            "300",
+            "--quiet",
+            "--out",
+            "o",
+            "--vcd",
+            "h0",
+            "--wave-format",
+            "fst",
+            "--vcd-scope",
+            "h0.parser",
+            "--vcd-scope",
+            "h0.reasm",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    let w = wellen::simple::read(d.join("o/demo/h0.fst")).expect("wellen reads the FST");
+    let h = w.hierarchy();
+    let full: Vec<String> = h.all_vars().map(|v| h[v].full_name(h)).collect();
+    assert!(
+        full.iter()
+            .all(|f| f.starts_with("h0.parser.") || f.starts_with("h0.reasm.")),
+        "outside the scopes: {full:?}"
+    );
+    let save = std::fs::read_to_string(d.join("o/demo/h0.gtkw")).unwrap();
+    assert!(save.contains("[dumpfile] \"h0.fst\""), "{save}");
+    for g in ["-parser\n", "-reasm\n"] {
+        assert!(save.contains(g), "no group {g}: {save}");
+    }
+    for l in save.lines().filter(|l| l.starts_with("h0.")) {
+        assert!(full.iter().any(|f| f == l), "{l} is not in the waveform");
+    }
+    assert!(save.contains("h0.parser.sink.valid\n"), "{save}");
+    let o = ntsim(&["run", "demo", "--vcd", "h0", "--wave-format", "ghw"], &d);
+    let (_, err) = text(&o);
+    assert!(!o.status.success() && err.contains("ghw"), "{err}");
 }
 
 /// The main job (`ntsim` alone is `ntsim demo` with its defaults, parsed from that
