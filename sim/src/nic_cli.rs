@@ -431,16 +431,16 @@ pub fn run(args: &NicArgs) -> Result<String, String> {
         None => vec![],
     };
     // The outputs exist before the run: a bad path fails now, not after it.
-    let out = create_output("--out", &args.output)?;
+    let out = create_output("--mac-tx", &args.output)?;
     let delivered = match &args.delivered {
         Some(p) => {
-            // `--out` exists now: `--delivered` is the same file if it resolves to it.
+            // `--mac-tx` exists now: `--delivered` is the same file if it resolves to it.
             let same = std::fs::canonicalize(p)
                 .ok()
                 .is_some_and(|d| std::fs::canonicalize(&args.output).is_ok_and(|o| o == d));
             if same {
                 return Err(format!(
-                    "--delivered {}: the same file as --out",
+                    "--delivered {}: the same file as --mac-tx",
                     p.display()
                 ));
             }

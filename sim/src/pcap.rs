@@ -15,7 +15,7 @@
 //!   unknown blocks skipped) and turns its times back into cycles at 3.2 GHz, rounded to
 //!   the nearest cycle (exact for our files). `ntsim run`'s link captures are pcapng
 //!   (`link_<a>_to_<b>.pcapng`); [`write_pcap`] and [`write_pcap_to`] write pcapng when
-//!   the path ends in `.pcapng`, so `ntsim nic --out x.pcapng` gives real time too.
+//!   the path ends in `.pcapng`, so `ntsim nic --mac-tx x.pcapng` gives real time too.
 //!
 //! Bad files get an error naming the file and the record or block, never a panic.
 //! [`read_input_pcap`] reads the input captures of `ntsim nic` and `ntsim switch` (frames

@@ -5,7 +5,7 @@
 //!   timestamp order (stable: equal timestamps keep their file order; as `ntsim nic`),
 //!   each at its timestamp in cycles (1 ns = 1 cycle, see [`crate::pcap`]) or right after
 //!   the frame before it on that port.
-//! * `--out-dir DIR`: `DIR/port<K>.pcap` for every port, each frame stamped with the cycle
+//! * `--out DIR` (formerly `--out-dir`, still accepted): `DIR/port<K>.pcap` for every port, each frame stamped with the cycle
 //!   of its first word; `DIR/stats.json`, the counters of every port (`drop_malformed`:
 //!   frames dropped for a bad header at ingress or, found as they are stored, a length
 //!   other than their IPv4 length's; `trimmed` counts a frame when it is decided, so
@@ -45,8 +45,9 @@ pub struct SwitchArgs {
     /// A.B.C.D=PORT, repeatable, each address once (default 10.0.0.(1+K) -> K).
     #[arg(long = "route")]
     pub routes: Vec<String>,
-    /// Output directory: `port<K>.pcap` per port and `stats.json` (created).
-    #[arg(long)]
+    /// Output directory: `port<K>.pcap` per port and `stats.json` (created; `--out-dir`
+    /// is an older name of it).
+    #[arg(long = "out", alias = "out-dir", value_name = "DIR")]
     pub out_dir: PathBuf,
     /// Return trimmed headers to their sender when the header band is full.
     #[arg(long)]
@@ -272,15 +273,15 @@ pub fn run_switch_cli(a: &SwitchArgs) -> Result<SwitchReport, String> {
     let per = inputs(a)?;
     // The outputs exist before the run: a bad directory fails now, not after it.
     std::fs::create_dir_all(&a.out_dir)
-        .map_err(|e| format!("--out-dir {}: cannot create: {e}", a.out_dir.display()))?;
+        .map_err(|e| format!("--out {}: cannot create: {e}", a.out_dir.display()))?;
     let files = (0..a.ports)
         .map(|p| {
             let path = a.out_dir.join(format!("port{p}.pcap"));
-            Ok((create_output("--out-dir", &path)?, path))
+            Ok((create_output("--out", &path)?, path))
         })
         .collect::<Result<Vec<_>, String>>()?;
     let stats = a.out_dir.join("stats.json");
-    let stats = (create_output("--out-dir", &stats)?, stats);
+    let stats = (create_output("--out", &stats)?, stats);
     let sim = shared_switch(a.ports, a.shared_kib, &s, engine)?;
     run(sim, per, a, files, stats)
 }

@@ -648,7 +648,7 @@ fn nic_runs_from_captures_and_message_files() {
             "02:00:00:00:00:0b",
             "--send",
             "msgs.jsonl",
-            "--out",
+            "--mac-tx",
             "a.pcap",
             "--delivered",
             "a.jsonl",
@@ -725,14 +725,14 @@ fn nic_runs_from_captures_and_message_files() {
         b.extend([
             "--switch-mac",
             "02:00:00:00:00:0a",
-            "--in",
+            "--mac-rx",
             // NDP's B takes the pcapng of the native run (the same frames as a.pcap).
             if program == "ndp" {
                 "n.pcapng"
             } else {
                 "a.pcap"
             },
-            "--out",
+            "--mac-tx",
             "b.pcap",
             "--delivered",
             "b.jsonl",
@@ -837,7 +837,7 @@ fn nic_bad_input_gets_a_clear_error_not_a_panic() {
         "10.0.0.1",
         "--mac",
         "02:00:00:00:00:0a",
-        "--out",
+        "--mac-tx",
         "o.pcap",
     ];
     let cases: &[(&[&str], &str)] = &[
@@ -846,8 +846,8 @@ fn nic_bad_input_gets_a_clear_error_not_a_panic() {
             &["--engine", "fast"],
             "--engine: engine \"fast\": use native, verilator or compiled",
         ),
-        (&["--in", "missing.pcap"], "missing.pcap"),
-        (&["--in", "junk.pcap"], "junk.pcap"),
+        (&["--mac-rx", "missing.pcap"], "missing.pcap"),
+        (&["--mac-rx", "junk.pcap"], "junk.pcap"),
         (&["--send", "bad.jsonl"], "bad.jsonl:1"),
         (&["--send", "both.jsonl"], "exactly one of"),
         (&["--send", "big.jsonl"], "length must be"),
@@ -895,7 +895,10 @@ fn nic_bad_input_gets_a_clear_error_not_a_panic() {
             &["--timeout-cycles", "2147483647"],
             "--timeout-cycles 2147483647: must be 64..=306783378 cycles with --retries 5",
         ),
-        (&["--in", "empty-frame.pcap"], "empty-frame.pcap: record 1"),
+        (
+            &["--mac-rx", "empty-frame.pcap"],
+            "empty-frame.pcap: record 1",
+        ),
     ];
     for (extra, want) in cases {
         // `extra`'s `--ip` or `--mac` replaces the base's.
@@ -917,7 +920,7 @@ fn nic_bad_input_gets_a_clear_error_not_a_panic() {
             "1.2.3",
             "--mac",
             "02:00:00:00:00:0a",
-            "--out",
+            "--mac-tx",
             "o.pcap",
         ],
         &d,
@@ -962,9 +965,9 @@ fn host_b(extra: &[&str]) -> Vec<String> {
         "10.0.0.2",
         "--mac",
         "02:00:00:00:00:0b",
-        "--in",
+        "--mac-rx",
         "in.pcap",
-        "--out",
+        "--mac-tx",
         "b.pcap",
         "--delivered",
         "b.jsonl",
@@ -1088,7 +1091,7 @@ fn nic_reports_frames_after_max_cycles_as_not_sent() {
 }
 
 /// Output paths are created before the run: a bad `--delivered` fails at once, before
-/// anything is simulated (`--out` is created, empty, and never written).
+/// anything is simulated (`--mac-tx` is created, empty, and never written).
 #[test]
 fn nic_output_paths_are_checked_before_the_run() {
     let d = tmp("nic-outpaths");
@@ -1111,17 +1114,17 @@ fn nic_output_paths_are_checked_before_the_run() {
     ];
     let cases: &[(&[&str], &str)] = &[
         (
-            &["--out", "o.pcap", "--delivered", "no/such/dir/d.jsonl"],
+            &["--mac-tx", "o.pcap", "--delivered", "no/such/dir/d.jsonl"],
             "--delivered no/such/dir/d.jsonl: cannot create",
         ),
         (
-            &["--out", "no/such/dir/o.pcap"],
-            "--out no/such/dir/o.pcap: cannot create",
+            &["--mac-tx", "no/such/dir/o.pcap"],
+            "--mac-tx no/such/dir/o.pcap: cannot create",
         ),
-        (&["--out", "adir"], "--out adir: is a directory"),
+        (&["--mac-tx", "adir"], "--mac-tx adir: is a directory"),
         (
-            &["--out", "o.pcap", "--delivered", "./o.pcap"],
-            "--delivered ./o.pcap: the same file as --out",
+            &["--mac-tx", "o.pcap", "--delivered", "./o.pcap"],
+            "--delivered ./o.pcap: the same file as --mac-tx",
         ),
     ];
     for (extra, want) in cases {

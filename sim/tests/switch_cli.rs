@@ -95,7 +95,7 @@ fn switch_forwards_captures_per_port() {
             "0=a.pcap",
             "--in-port",
             "1=b.pcap",
-            "--out-dir",
+            "--out",
             "out",
         ],
         &d,
@@ -163,7 +163,7 @@ fn ports_0_and_1_to_3(d: &Path, pk: &[Packet], args: &[&str]) -> Vec<Packet> {
         "1=b.pcap",
         "--route",
         "10.0.0.4=3",
-        "--out-dir",
+        "--out",
         "out",
     ]);
     let o = ntsim(&all, d);
@@ -299,7 +299,7 @@ fn switch_drops_frames_whose_length_disagrees_with_ipv4_instead_of_trimming_them
             "64",
             "--in-port",
             "0=a.pcap",
-            "--out-dir",
+            "--out",
             "out",
         ],
         &d,
@@ -333,7 +333,7 @@ fn switch_bad_input_gets_a_clear_error_not_a_panic() {
     std::fs::write(d.join("junk.pcap"), b"not a capture").unwrap();
     let cases: &[(&[&str], &str)] = &[
         (
-            &["switch", "--ports", "65", "--out-dir", "o"],
+            &["switch", "--ports", "65", "--out", "o"],
             "--ports 65: a switch has 2 to 64 ports",
         ),
         (
@@ -343,45 +343,34 @@ fn switch_bad_input_gets_a_clear_error_not_a_panic() {
                 "tofino-trim",
                 "--pipes",
                 "0",
-                "--out-dir",
+                "--out",
                 "o",
             ],
             "--pipes 0: must be 1..=4",
         ),
         (
-            &["switch", "--t0", "20000000", "--out-dir", "o"],
+            &["switch", "--t0", "20000000", "--out", "o"],
             "--t0 20000000: must be 0..=16777215",
         ),
         (
-            &["switch", "--meter-burst", "10", "--out-dir", "o"],
+            &["switch", "--meter-burst", "10", "--out", "o"],
             "--meter-burst 10",
         ),
         (
-            &[
-                "switch",
-                "--mode",
-                "bolt",
-                "--mtu",
-                "5000",
-                "--out-dir",
-                "o",
-            ],
+            &["switch", "--mode", "bolt", "--mtu", "5000", "--out", "o"],
             "--mtu 5000: must be 64..=4095",
         ),
         (
-            &["switch", "--cc-thresh", "2000000", "--out-dir", "o"],
+            &["switch", "--cc-thresh", "2000000", "--out", "o"],
             "--cc-thresh 2000000",
         ),
         (
-            &["switch", "--mode", "fast", "--out-dir", "o"],
+            &["switch", "--mode", "fast", "--out", "o"],
             "unknown --mode",
         ),
+        (&["switch", "--in-port", "9=a.pcap", "--out", "o"], ">= 4"),
         (
-            &["switch", "--in-port", "9=a.pcap", "--out-dir", "o"],
-            ">= 4",
-        ),
-        (
-            &["switch", "--in-port", "a.pcap", "--out-dir", "o"],
+            &["switch", "--in-port", "a.pcap", "--out", "o"],
             "want K=IN.pcap",
         ),
         (
@@ -391,37 +380,34 @@ fn switch_bad_input_gets_a_clear_error_not_a_panic() {
                 "0=a.pcap",
                 "--in-port",
                 "0=a.pcap",
-                "--out-dir",
+                "--out",
                 "o",
             ],
             "given twice",
         ),
         (
-            &["switch", "--in-port", "0=nosuch.pcap", "--out-dir", "o"],
+            &["switch", "--in-port", "0=nosuch.pcap", "--out", "o"],
             "nosuch.pcap",
         ),
         (
-            &["switch", "--in-port", "0=junk.pcap", "--out-dir", "o"],
+            &["switch", "--in-port", "0=junk.pcap", "--out", "o"],
             "junk.pcap",
         ),
         (
-            &["switch", "--route", "10.0.0.1", "--out-dir", "o"],
+            &["switch", "--route", "10.0.0.1", "--out", "o"],
             "A.B.C.D=PORT",
         ),
         (
-            &["switch", "--route", "10.0.0.300=1", "--out-dir", "o"],
+            &["switch", "--route", "10.0.0.300=1", "--out", "o"],
             "bad IPv4",
         ),
+        (&["switch", "--route", "10.0.0.1=7", "--out", "o"], ">= 4"),
         (
-            &["switch", "--route", "10.0.0.1=7", "--out-dir", "o"],
-            ">= 4",
-        ),
-        (
-            &["switch", "--quiet-cycles", "0", "--out-dir", "o"],
+            &["switch", "--quiet-cycles", "0", "--out", "o"],
             "--quiet-cycles 0: must be at least 1 cycle",
         ),
         (
-            &["switch", "--max-cycles", "0", "--out-dir", "o"],
+            &["switch", "--max-cycles", "0", "--out", "o"],
             "--max-cycles 0: must be at least 1 cycle",
         ),
         (
@@ -431,17 +417,17 @@ fn switch_bad_input_gets_a_clear_error_not_a_panic() {
                 "10.0.0.1=1",
                 "--route",
                 "10.0.0.1=2",
-                "--out-dir",
+                "--out",
                 "o",
             ],
             "--route \"10.0.0.1=2\": 10.0.0.1 is routed twice (first by --route \"10.0.0.1=1\")",
         ),
         (
-            &["switch", "--route", "010.0.0.1=1", "--out-dir", "o"],
+            &["switch", "--route", "010.0.0.1=1", "--out", "o"],
             "bad IPv4 address \"010.0.0.1\"",
         ),
         (
-            &["switch", "--route", "10.0.0.+1=1", "--out-dir", "o"],
+            &["switch", "--route", "10.0.0.+1=1", "--out", "o"],
             "bad IPv4 address \"10.0.0.+1\"",
         ),
     ];
@@ -475,7 +461,7 @@ fn switch_quiet_cycles_cannot_end_a_run_before_its_input() {
             "0=a.pcap",
             "--quiet-cycles",
             "1",
-            "--out-dir",
+            "--out",
             "out",
         ],
         &d,
@@ -511,7 +497,7 @@ fn switch_reports_frames_after_max_cycles_as_not_sent() {
             "0=a.pcap",
             "--max-cycles",
             "300",
-            "--out-dir",
+            "--out",
             "out",
         ],
         &d,
@@ -546,7 +532,7 @@ fn switch_takes_input_frames_in_timestamp_order() {
         ],
     )
     .unwrap();
-    let o = ntsim(&["switch", "--in-port", "0=a.pcap", "--out-dir", "out"], &d);
+    let o = ntsim(&["switch", "--in-port", "0=a.pcap", "--out", "out"], &d);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     left_idle(
         &read_pcap(&d.join("out/port3.pcap")).unwrap(),
@@ -576,13 +562,13 @@ fn switch_output_paths_are_checked_before_the_run() {
     )
     .unwrap();
     std::fs::create_dir_all(d.join("out/port2.pcap")).unwrap();
-    let o = ntsim(&["switch", "--in-port", "0=a.pcap", "--out-dir", "out"], &d);
+    let o = ntsim(&["switch", "--in-port", "0=a.pcap", "--out", "out"], &d);
     let out = String::from_utf8_lossy(&o.stdout);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "{out}");
     assert_eq!(
         err.trim(),
-        "ntsim: error: --out-dir out/port2.pcap: is a directory"
+        "ntsim: error: --out out/port2.pcap: is a directory"
     );
     // Nothing ran: port 1's capture (which would hold the frame) is empty, not written.
     let p1 = std::fs::metadata(d.join("out/port1.pcap")).map_or(0, |m| m.len());

@@ -136,11 +136,13 @@ enum Cmd {
         /// retransmits at once rather than PULL-clocked).
         #[arg(long)]
         unpaced_nacks: bool,
-        /// Frames into MAC RX, taken in timestamp order (stable for equal timestamps).
-        #[arg(long = "in")]
+        /// A capture (pcap or pcapng) of the frames into MAC RX, taken in timestamp order
+        /// (stable for equal timestamps).
+        #[arg(long = "mac-rx", alias = "in", value_name = "IN.pcap")]
         input: Option<PathBuf>,
-        /// Frames MAC TX sent (created before the run starts).
-        #[arg(long = "out")]
+        /// The capture of the frames MAC TX sent (created before the run starts; pcapng in
+        /// real time for a `.pcapng` path).
+        #[arg(long = "mac-tx", value_name = "OUT.pcap")]
         output: PathBuf,
         /// Messages to send (JSON lines, in cycle order).
         #[arg(long)]
