@@ -142,7 +142,9 @@ fn replay_rate(
 }
 
 /// The tables of `ntsim bench`, in the order they print.
-const PARTS: [&str; 5] = ["timers", "modules", "devices", "threads", "network"];
+const PARTS: [&str; 6] = [
+    "timers", "modules", "devices", "threads", "network", "waves",
+];
 
 /// `--only`: a comma-separated list of [`PARTS`] or `all`.
 fn parse_only(only: &str) -> Result<Vec<&'static str>, String> {
@@ -227,6 +229,77 @@ pub fn bench(
     if parts.contains(&"network") {
         incast_bench(incast)?;
         scaling_bench((cycles / 40).clamp(1000, 20_000))?;
+    }
+    if parts.contains(&"waves") {
+        wave_bench((cycles / 100).clamp(1000, 20_000), work)?;
+    }
+    Ok(())
+}
+
+/// Waveforms of the `demo` network (four NDP NICs, a 4-port trimming switch), its
+/// receiver `h0` and the switch `s0` recorded whole, on the native and the compiled engine,
+/// as VCD and FST (files in `work`): wall time, cycles/s, bytes, and the speed-up against
+/// the native VCD run; the compiled engine's VCDs must be the native ones, byte for byte.
+fn wave_bench(cycles: u64, work: &Path) -> Result<(), String> {
+    let (_, toml) = nt_sim::net_scenarios::runs("demo")
+        .and_then(|mut r| (!r.is_empty()).then(|| r.remove(0)))
+        .ok_or("no demo scenario")?;
+    std::fs::create_dir_all(work).map_err(|e| format!("{}: {e}", work.display()))?;
+    println!();
+    println!(
+        "waveforms: ntsim run demo, h0 and s0 recorded whole, {cycles} cycles, one thread (files in {})",
+        work.display()
+    );
+    println!(
+        "{:<10} {:>6} {:>10} {:>12} {:>14} {:>10}",
+        "engine", "format", "wall s", "cycles/s", "bytes", "speed-up"
+    );
+    let mut native = (0.0, vec![]);
+    for (engine, fmt) in [("native", "vcd"), ("compiled", "vcd"), ("compiled", "fst")] {
+        let mut cfg = nt_sim::net::NetConfig::from_toml(&toml)?;
+        cfg.threads = 1;
+        cfg.max_cycles = cycles;
+        cfg.engine = Some(engine.to_string());
+        let build = || {
+            nt_sim::net::Network::build(&cfg, &|f: &str| {
+                Err(format!("{f}: the demo reads no files"))
+            })
+        };
+        if engine != "native" {
+            build()?.run(&mut |_, _| {})?; // the libraries are built outside the timing
+        }
+        let mut net = build()?;
+        let mut files = vec![];
+        for d in ["h0", "s0"] {
+            let i = net.device_index(d).ok_or("no device")?;
+            let p = work.join(format!("bench-wave-{engine}-{d}.{fmt}"));
+            let opts = nt_sim::vcd::WaveOpts::default();
+            net.record_vcd(i, nt_sim::vcd::WaveFile::create(&p)?, &opts)?;
+            files.push(p);
+        }
+        let r = net.run(&mut |_, _| {})?;
+        drop(net); // writes out the files
+        let mut bytes = 0;
+        let mut texts = vec![];
+        for p in &files {
+            let b = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            bytes += b.len();
+            texts.push(b);
+        }
+        if engine == "native" {
+            native = (r.wall_secs, texts);
+        } else if fmt == "vcd" && texts != native.1 {
+            return Err("the compiled engine's VCDs differ from the native ones".into());
+        }
+        println!(
+            "{:<10} {:>6} {:>10.2} {:>12.0} {:>14} {:>10.2}",
+            engine,
+            fmt,
+            r.wall_secs,
+            r.cycles as f64 / r.wall_secs,
+            bytes,
+            native.0 / r.wall_secs
+        );
     }
     Ok(())
 }

@@ -77,7 +77,8 @@ enum Cmd {
         /// Seed of the workloads.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Which tables: all, timers, modules, devices, threads, network (comma-separated).
+        /// Which tables: all, timers, modules, devices, threads, network, waves
+        /// (comma-separated).
         #[arg(long, default_value = "all")]
         only: String,
         /// The network table's incast scenario (`ntsim run --list`; e.g. incast-ndp-54k,
