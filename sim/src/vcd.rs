@@ -781,8 +781,8 @@ impl WaveRecorder {
         Ok(true)
     }
 
-    /// Writes the changes at time `t_fs` of a native block (read through the probe).
-    /// `high`: the clock's level at this sample.
+    /// Writes the changes at time `t_fs` of a native block (read through the probe; the
+    /// block's own clock signal says the clock's level).
     pub fn sample_block(&mut self, t_fs: u64, uut: &dyn Block) -> std::io::Result<()> {
         if !self.start(t_fs)? {
             return Ok(());

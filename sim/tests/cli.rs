@@ -102,7 +102,7 @@ fn wave_vcd_reads_back_with_an_independent_parser() {
         "a register as a scope"
     );
     let armed = h
-        .lookup_var(&["timer_n16"], &"armed")
+        .lookup_var(&["timer_n16"], "armed")
         .expect("the register armed");
     assert_eq!(h[armed].length(h), Some(16));
     let clocks = h.all_vars().filter(|v| h[*v].name(h) == "clock").count();

@@ -259,7 +259,7 @@ fn the_compiled_engine_records_the_native_waveforms() {
         "a register as a scope"
     );
     assert!(
-        hh.lookup_var(&["h1", "reasm"], &"s2_id").is_some(),
+        hh.lookup_var(&["h1", "reasm"], "s2_id").is_some(),
         "the register s2_id"
     );
     let sh = sw.hierarchy();
