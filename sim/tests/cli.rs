@@ -281,8 +281,13 @@ fn wave_writes_fst_with_the_vcds_changes() {
         size(&fst),
         size(&vcd)
     );
-    let mut v = wellen::simple::read(&vcd).unwrap();
-    let mut f = wellen::simple::read(&fst).expect("wellen reads the FST");
+    assert_same_changes(&vcd, &fst);
+}
+
+/// Every variable of waveform `a` is in `b` with the same changes (both read with wellen).
+fn assert_same_changes(a: &Path, b: &Path) {
+    let mut v = wellen::simple::read(a).unwrap();
+    let mut f = wellen::simple::read(b).unwrap_or_else(|e| panic!("{}: {e:?}", b.display()));
     let vars: Vec<(Vec<String>, String)> = {
         let h = v.hierarchy();
         h.all_vars()
@@ -303,6 +308,45 @@ fn wave_writes_fst_with_the_vcds_changes() {
             "{scope:?}.{name}"
         );
     }
+}
+
+/// GTKWave's own FST reader agrees with ours: its `fst2vcd` turns the FST of a run into a
+/// VCD with the same changes as the VCD of the same run. Ignored by default: it needs
+/// GTKWave, which the test command does not install (`scripts/setup.sh --full` does);
+/// `scripts/test-full.sh` runs it. A missing `fst2vcd` fails it.
+#[test]
+#[ignore]
+fn gtkwave_reads_our_fst() {
+    let d = tmp("wave-gtkwave");
+    let (vcd, fst) = (d.join("t.vcd"), d.join("t.fst"));
+    for f in [&vcd, &fst] {
+        let o = ntsim(
+            &[
+                "wave",
+                "timer",
+                "--cycles",
+                "400",
+                "--seed",
+                "4",
+                "--vcd",
+                f.to_str().unwrap(),
+            ],
+            &d,
+        );
+        assert!(o.status.success(), "{:?}", text(&o));
+    }
+    let o = Command::new("fst2vcd")
+        .arg(&fst)
+        .output()
+        .expect("fst2vcd (GTKWave; scripts/setup.sh --full installs it)");
+    assert!(
+        o.status.success(),
+        "fst2vcd: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let back = d.join("back.vcd");
+    std::fs::write(&back, &o.stdout).unwrap();
+    assert_same_changes(&vcd, &back);
 }
 
 /// `ntsim run --vcd` writes the device's waveform (here FST) and a GTKWave save file that
