@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs beyond the Rust toolchain, only when missing: Verilator
 # (lint, co-simulation, bench), Yosys (synthesis), Icarus Verilog and tshark (the capture
-# dissection test), python3 (fpga/levels.py, fpga/pnr.py), make and g++ (Verilator's C++).
+# dissection test), python3 (fpga/levels.py, fpga/pnr.py), make and g++ (Verilator's C++),
+# and a font (fonts-dejavu-core: the PNG plots' text).
 # Then checks the versions: Verilator 5.0 or later (we use 5.006), Yosys 0.23 or later.
 #
 # Usage: scripts/setup.sh [--full]
@@ -29,6 +30,8 @@ command -v tshark >/dev/null 2>&1 || missing+=(tshark)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v make >/dev/null 2>&1 || missing+=(make)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
+# a font for the PNG plots (resvg renders their text with the system's fonts)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 # --full: GTKWave, whose fst2vcd checks our FST waveforms (sim/tests/cli.rs)
 if [ "$full" -eq 1 ]; then command -v fst2vcd >/dev/null 2>&1 || missing+=(gtkwave); fi
 

@@ -37,6 +37,7 @@ fn run(
         vcd_scope: vec![],
         vcd_cycles: None,
         wave_format: None,
+        png: false,
         pcap: vec![],
         print: false,
         list: false,

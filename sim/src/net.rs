@@ -495,6 +495,9 @@ pub struct OutputCfg {
     /// `vcd` (the default) or `fst` (`<name>.fst`).
     #[serde(default)]
     pub wave_format: String,
+    /// Every plot also as PNG (`queues.png` beside `queues.svg`, ...).
+    #[serde(default)]
+    pub png: bool,
     /// Links, `"a-b"` by their endpoints as written, whose frames are written one file
     /// per direction, `link_<a>_to_<b>.pcapng` and `link_<b>_to_<a>.pcapng`
     /// ([`capture_file`]).

@@ -56,6 +56,10 @@ pub struct RunArgs {
     /// smaller; GTKWave and Surfer read both); replaces the file's `[output] wave_format`.
     #[arg(long = "wave-format", value_name = "FORMAT", value_parser = ["vcd", "fst"])]
     pub wave_format: Option<String>,
+    /// Every plot also as PNG, rendered from its SVG at twice its size (`queues.png`, ...;
+    /// the file's `[output] png = true`).
+    #[arg(long)]
+    pub png: bool,
     /// Links, named A-B by their ends as written (`h0-s0:0`), whose frames go to
     /// DIR/<run>/link_<A>_to_<B>.pcapng and link_<B>_to_<A>.pcapng, stamped in real time
     /// at 3.2 GHz (repeatable; adds to the file's `[output] pcap`).
@@ -110,6 +114,7 @@ pub fn run_one(
     if let Some(e) = &a.engine {
         cfg.engine = Some(e.clone());
     }
+    cfg.output.png |= a.png;
     if let Some(m) = a.max_cycles {
         cfg.max_cycles = m;
     }
@@ -300,7 +305,7 @@ pub fn finish(
     r: &RunResult,
     out: &Path,
 ) -> Result<(Summary, String), String> {
-    let sum = write_outputs(net, r, out)?;
+    let sum = write_outputs(net, r, out, cfg.output.png)?;
     let mut text = format!("{sum}outputs in {}\n\n", out.display());
     if let Some(line) = net_scenarios::bolt_report(n, net, r) {
         text.push_str(&format!("{line}\n\n"));

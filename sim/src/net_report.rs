@@ -137,6 +137,75 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<(), String> {
     std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
 }
 
+/// Writes plot `name` (`queues.svg`) and, with `png`, the same plot as PNG beside it.
+fn write_plot(dir: &Path, name: &str, svg: &str, png: bool) -> Result<(), String> {
+    write(dir, name, svg)?;
+    if png {
+        let p = dir.join(name).with_extension("png");
+        std::fs::write(&p, png_of_svg(svg)?)
+            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    Ok(())
+}
+
+/// The system's fonts, loaded once per process.
+fn fonts() -> Result<std::sync::Arc<resvg::usvg::fontdb::Database>, String> {
+    use std::sync::{Arc, OnceLock};
+    static DB: OnceLock<Arc<resvg::usvg::fontdb::Database>> = OnceLock::new();
+    let db = DB.get_or_init(|| {
+        let mut db = resvg::usvg::fontdb::Database::new();
+        db.load_system_fonts();
+        // The plots ask for `sans-serif`: the first of these the system has, else any font.
+        let families: Vec<String> = db
+            .faces()
+            .flat_map(|f| f.families.iter().map(|(n, _)| n.clone()))
+            .collect();
+        let pick = [
+            "DejaVu Sans",
+            "Liberation Sans",
+            "Noto Sans",
+            "FreeSans",
+            "Lato",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .find(|f| families.contains(f))
+        .or_else(|| families.first().cloned());
+        if let Some(f) = pick {
+            db.set_sans_serif_family(f);
+        }
+        Arc::new(db)
+    });
+    if db.is_empty() {
+        return Err(
+            "PNG plots need a font and this system has none: install one (Debian: apt-get install fonts-dejavu-core)"
+                .into(),
+        );
+    }
+    Ok(db.clone())
+}
+
+/// An SVG plot rendered to PNG at twice its size (resvg; text in the system's sans-serif).
+pub fn png_of_svg(svg: &str) -> Result<Vec<u8>, String> {
+    let opts = resvg::usvg::Options {
+        fontdb: fonts()?,
+        ..Default::default()
+    };
+    let tree = resvg::usvg::Tree::from_str(svg, &opts).map_err(|e| format!("plot: {e}"))?;
+    let size = tree
+        .size()
+        .to_int_size()
+        .scale_by(2.0)
+        .ok_or("plot: empty")?;
+    let mut pm = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("plot: empty")?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::from_scale(2.0, 2.0),
+        &mut pm.as_mut(),
+    );
+    pm.encode_png().map_err(|e| format!("plot: PNG: {e}"))
+}
+
 /// The summary table.
 pub fn summary(net: &Network, r: &RunResult) -> String {
     let mut s = String::new();
@@ -411,7 +480,12 @@ fn outcome_name(o: Option<Outcome>) -> &'static str {
 /// `throughput.svg`, `windows.svg`,
 /// `slowdown.svg`, and the captured links' pcaps, one per direction
 /// ([`crate::net::capture_file`]).
-pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String, String> {
+pub fn write_outputs(
+    net: &Network,
+    r: &RunResult,
+    dir: &Path,
+    png: bool,
+) -> Result<String, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let sum = summary(net, r);
     write(dir, "summary.txt", &sum)?;
@@ -509,7 +583,7 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
             )
         })
         .collect();
-    write(
+    write_plot(
         dir,
         "queues.svg",
         &line_chart(
@@ -518,6 +592,7 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
             "KiB",
             &qs,
         ),
+        png,
     )?;
     let ws: Vec<(String, Vec<(f64, f64)>)> = (0..net.host_names.len())
         .filter(|&h| s.host_window[h].iter().any(|&w| w > 0))
@@ -531,7 +606,7 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
             )
         })
         .collect();
-    write(
+    write_plot(
         dir,
         "windows.svg",
         &line_chart(
@@ -540,8 +615,9 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
             "packets",
             &ws,
         ),
+        png,
     )?;
-    write(
+    write_plot(
         dir,
         "throughput.svg",
         &line_chart(
@@ -550,6 +626,7 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
             "Gb/s",
             &throughput_series(net, s, &xs, &gbps),
         ),
+        png,
     )?;
     let bins = slowdown_bins(net);
     let mut b = String::from("size_from_bytes,size_to_bytes,messages,p50,p99,max\n");
@@ -572,7 +649,7 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
             ("p99".to_string(), pts(|x| x.p99)),
         ]
     };
-    write(
+    write_plot(
         dir,
         "slowdown_bins.svg",
         &line_chart(
@@ -581,13 +658,14 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
             "slowdown",
             &bs,
         ),
+        png,
     )?;
     let sd: Vec<(f64, f64)> = net
         .msgs
         .iter()
         .filter_map(|m| m.slowdown().map(|x| (m.bytes as f64 / 1024.0, x)))
         .collect();
-    write(
+    write_plot(
         dir,
         "slowdown.svg",
         &scatter_chart(
@@ -596,6 +674,7 @@ pub fn write_outputs(net: &Network, r: &RunResult, dir: &Path) -> Result<String,
             "slowdown",
             &sd,
         ),
+        png,
     )?;
     for l in &net.links {
         if let Some(c) = &l.capture {

@@ -264,6 +264,7 @@ pub fn main(a: &SweepArgs) -> Result<(), String> {
                         vcd_scope: vec![],
                         vcd_cycles: None,
                         wave_format: None,
+                        png: false,
                         pcap: vec![],
                         print: false,
                         list: false,

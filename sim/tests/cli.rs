@@ -397,6 +397,56 @@ fn run_writes_a_waveform_and_its_save_file() {
     assert!(!o.status.success() && err.contains("ghw"), "{err}");
 }
 
+/// `ntsim run --png` writes every plot as PNG too, at twice the SVG's size, its text drawn
+/// (the title band holds dark pixels) and its curves in colour.
+#[test]
+fn run_writes_png_plots() {
+    let d = tmp("run-png");
+    let o = ntsim(&["run", "demo", "--quiet", "--png", "--out", "o"], &d);
+    assert!(o.status.success(), "{:?}", text(&o));
+    for plot in [
+        "queues",
+        "windows",
+        "throughput",
+        "slowdown_bins",
+        "slowdown",
+    ] {
+        let svg = std::fs::read_to_string(d.join(format!("o/demo/{plot}.svg"))).unwrap();
+        let attr = |k: &str| -> u32 {
+            let i = svg.find(&format!("{k}=\"")).unwrap() + k.len() + 2;
+            svg[i..].split('"').next().unwrap().parse().unwrap()
+        };
+        let png =
+            std::fs::read(d.join(format!("o/demo/{plot}.png"))).expect("a PNG beside the SVG");
+        let pm = resvg::tiny_skia::Pixmap::decode_png(&png).expect("a valid PNG");
+        assert_eq!(
+            (pm.width(), pm.height()),
+            (2 * attr("width"), 2 * attr("height")),
+            "{plot}"
+        );
+        let px = |x: u32, y: u32| pm.pixel(x, y).unwrap();
+        let dark = (0..60)
+            .flat_map(|y| (0..pm.width()).map(move |x| (x, y)))
+            .filter(|&(x, y)| px(x, y).red() < 100)
+            .count();
+        assert!(
+            dark > 100,
+            "{plot}: no title text drawn ({dark} dark pixels)"
+        );
+        let colour = (0..pm.height())
+            .flat_map(|y| (0..pm.width()).map(move |x| (x, y)))
+            .filter(|&(x, y)| {
+                let p = px(x, y);
+                p.red().abs_diff(p.blue()) > 60 || p.red().abs_diff(p.green()) > 60
+            })
+            .count();
+        assert!(
+            colour > 50,
+            "{plot}: no coloured curve or point ({colour} pixels)"
+        );
+    }
+}
+
 /// The main job (`ntsim` alone is `ntsim demo` with its defaults, parsed from that
 /// command line), short: 400 cycles per
 /// block instead of 20,000; every step still runs (waveforms, budgets, Verilog, lint, the

@@ -512,6 +512,7 @@ fn demo(out: &Path, cycles: u64, seed: u64) -> Result<(), String> {
         vcd_scope: vec![],
         vcd_cycles: None,
         wave_format: None,
+        png: true,
         // the receiver's link, both directions
         pcap: vec!["h0-s0:0".into()],
         print: false,
