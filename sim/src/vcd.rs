@@ -113,7 +113,7 @@ impl WaveOpts {
 /// `gtkwave h1.gtkw` (the dump is named inside); Surfer ignores it.
 pub fn gtkw(dumpfile: &str, top: &str, vars: &[WaveVar]) -> String {
     let mut o = format!(
-        "[*] GTKWave save file written by ntsim: the handshakes of {top}, grouped by block\n[dumpfile] \"{dumpfile}\"\n[timestart] 0\n[size] 1600 1000\n[sst_expanded] 1\n"
+        "[*] GTKWave save file written by ntsim: the handshakes of {top}, grouped by block\n[dumpfile] \"{dumpfile}\"\n[size] 1600 1000\n[sst_expanded] 1\n"
     );
     let mut groups: Vec<(String, Vec<String>)> = vec![];
     for v in vars {
