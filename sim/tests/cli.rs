@@ -311,9 +311,10 @@ fn assert_same_changes(a: &Path, b: &Path) {
 }
 
 /// GTKWave's own FST reader agrees with ours: its `fst2vcd` turns the FST of a run into a
-/// VCD with the same changes as the VCD of the same run. Ignored by default: it needs
-/// GTKWave, which the test command does not install (`scripts/setup.sh --full` does);
-/// `scripts/test-full.sh` runs it. A missing `fst2vcd` fails it.
+/// VCD with the same changes as the VCD of the same run; and GTKWave opens the run's save
+/// file with every trace it lists. Ignored by default: it needs GTKWave and Xvfb, which the
+/// test command does not install (`scripts/setup.sh --full` does); `scripts/test-full.sh`
+/// runs it. A missing tool fails it.
 #[test]
 #[ignore]
 fn gtkwave_reads_our_fst() {
@@ -347,6 +348,30 @@ fn gtkwave_reads_our_fst() {
     let back = d.join("back.vcd");
     std::fs::write(&back, &o.stdout).unwrap();
     assert_same_changes(&vcd, &back);
+    // GTKWave itself (on a virtual display) opens the save file beside the FST: its dump
+    // and every trace the file lists, group markers included.
+    let tcl = d.join("q.tcl");
+    std::fs::write(
+        &tcl,
+        "set n [gtkwave::getTotalNumTraces]\nputs \"traces: $n\"\nputs \"dump: [gtkwave::getDumpFileName]\"\ngtkwave::/File/Quit\n",
+    )
+    .unwrap();
+    let o = Command::new("xvfb-run")
+        .args(["-a", "gtkwave", "-S"])
+        .arg(&tcl)
+        .arg(d.join("t.gtkw"))
+        .current_dir(&d)
+        .output()
+        .expect("xvfb-run (scripts/setup.sh --full installs xvfb and GTKWave)");
+    let out = String::from_utf8_lossy(&o.stdout);
+    let save = std::fs::read_to_string(d.join("t.gtkw")).unwrap();
+    let listed = save
+        .lines()
+        .filter(|l| l.starts_with("timer_n16.") || l.starts_with('-'))
+        .count();
+    assert!(listed > 3, "{save}");
+    assert!(out.contains(&format!("traces: {listed}\n")), "{out}");
+    assert!(out.contains("dump: t.fst"), "{out}");
 }
 
 /// `ntsim run --vcd` writes the device's waveform (here FST) and a GTKWave save file that
