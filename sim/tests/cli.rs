@@ -257,23 +257,7 @@ fn wave_records_a_scope_and_a_window() {
 #[test]
 fn wave_writes_fst_with_the_vcds_changes() {
     let d = tmp("wave-fst");
-    let (vcd, fst) = (d.join("t.vcd"), d.join("t.fst"));
-    for f in [&vcd, &fst] {
-        let o = ntsim(
-            &[
-                "wave",
-                "timer",
-                "--cycles",
-                "400",
-                "--seed",
-                "3",
-                "--vcd",
-                f.to_str().unwrap(),
-            ],
-            &d,
-        );
-        assert!(o.status.success(), "{:?}", text(&o));
-    }
+    let (vcd, fst) = timer_vcd_and_fst(&d, "3");
     let size = |p: &Path| std::fs::metadata(p).unwrap().len();
     assert!(
         size(&fst) * 4 < size(&vcd),
@@ -282,6 +266,17 @@ fn wave_writes_fst_with_the_vcds_changes() {
         size(&vcd)
     );
     assert_same_changes(&vcd, &fst);
+}
+
+/// `ntsim wave timer` of one seed, 400 cycles, written as `d/t.vcd` and `d/t.fst`.
+fn timer_vcd_and_fst(d: &Path, seed: &str) -> (PathBuf, PathBuf) {
+    let (vcd, fst) = (d.join("t.vcd"), d.join("t.fst"));
+    for f in [&vcd, &fst] {
+        let args = ["wave", "timer", "--cycles", "400", "--seed", seed, "--vcd"];
+        let o = ntsim(&[&args[..], &[f.to_str().unwrap()]].concat(), d);
+        assert!(o.status.success(), "{:?}", text(&o));
+    }
+    (vcd, fst)
 }
 
 /// Every variable of waveform `a` is in `b` with the same changes (both read with wellen).
@@ -319,23 +314,7 @@ fn assert_same_changes(a: &Path, b: &Path) {
 #[ignore]
 fn gtkwave_reads_our_fst() {
     let d = tmp("wave-gtkwave");
-    let (vcd, fst) = (d.join("t.vcd"), d.join("t.fst"));
-    for f in [&vcd, &fst] {
-        let o = ntsim(
-            &[
-                "wave",
-                "timer",
-                "--cycles",
-                "400",
-                "--seed",
-                "4",
-                "--vcd",
-                f.to_str().unwrap(),
-            ],
-            &d,
-        );
-        assert!(o.status.success(), "{:?}", text(&o));
-    }
+    let (vcd, fst) = timer_vcd_and_fst(&d, "4");
     let o = Command::new("fst2vcd")
         .arg(&fst)
         .output()
