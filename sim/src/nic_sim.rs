@@ -697,10 +697,7 @@ impl NicEngine for VNic {
     }
 
     fn name(&self) -> &'static str {
-        match self.m.lib().backend {
-            Backend::Verilator => "verilator",
-            Backend::Compiled => "compiled",
-        }
+        self.m.lib().backend.name()
     }
 }
 

@@ -7,7 +7,7 @@
 //! ([`crate::net`]).
 use crate::pcap::Packet;
 use crate::switch_workload::{PortIn, PortOut, PortStats, SwitchSetup};
-use crate::vmodel::{Backend, PortRef, VLib, VModel};
+use crate::vmodel::{PortRef, VLib, VModel};
 use crate::wire::{from_words, to_words, Word};
 use std::collections::VecDeque;
 
@@ -151,10 +151,7 @@ impl VLink {
 
 /// The name of a verilated or compiled switch's engine.
 pub fn backend_name(m: &VModel) -> &'static str {
-    match m.lib().backend {
-        Backend::Verilator => "verilator",
-        Backend::Compiled => "compiled",
-    }
+    m.lib().backend.name()
 }
 
 /// The [`SwitchEngine`] methods of a switch on a library engine (a struct with a
