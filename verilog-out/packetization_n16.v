@@ -8579,6 +8579,7 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
     output reg  [15:0] source$meta;
     
     // Constant declarations
+    localparam  ahead = 1'b0;
     localparam  one = 4'h1;
     localparam  zero_a = 4'h0;
     localparam  one_n = 16'h1;
@@ -8620,6 +8621,39 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
     reg  [15:0] held_meta$d;
     wire  [15:0] held_meta$q;
     reg  held_meta$clock;
+    reg  scan_armed$d;
+    wire  scan_armed$q;
+    reg  scan_armed$clock;
+    reg  [63:0] row_exp$d;
+    wire  [63:0] row_exp$q;
+    reg  row_exp$clock;
+    reg  [15:0] row_meta$d;
+    wire  [15:0] row_meta$q;
+    reg  row_meta$clock;
+    reg  fwd_exp_we$d;
+    wire  fwd_exp_we$q;
+    reg  fwd_exp_we$clock;
+    reg  fwd_meta_we$d;
+    wire  fwd_meta_we$q;
+    reg  fwd_meta_we$clock;
+    reg  [63:0] fwd_exp$d;
+    wire  [63:0] fwd_exp$q;
+    reg  fwd_exp$clock;
+    reg  [15:0] fwd_meta$d;
+    wire  [15:0] fwd_meta$q;
+    reg  fwd_meta$clock;
+    reg  pend_exp_we$d;
+    wire  pend_exp_we$q;
+    reg  pend_exp_we$clock;
+    reg  pend_meta_we$d;
+    wire  pend_meta_we$q;
+    reg  pend_meta_we$clock;
+    reg  use_alt_exp$d;
+    wire  use_alt_exp$q;
+    reg  use_alt_exp$clock;
+    reg  use_alt_meta$d;
+    wire  use_alt_meta$q;
+    reg  use_alt_meta$clock;
     reg  out_valid$d;
     wire  out_valid$q;
     reg  out_valid$clock;
@@ -8636,6 +8670,15 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
     reg  out_free;
     reg  stall;
     reg  [15:0] armed_after_fire;
+    reg  [3:0] read_ptr;
+    reg  exp_we;
+    reg  meta_we;
+    reg  cmd_at_scan;
+    reg  cmd_at_read;
+    reg  [63:0] alt_exp;
+    reg  [15:0] alt_meta;
+    reg  [63:0] row_e;
+    reg  [15:0] row_m;
     
     // Sub module instances
     packetization_n16$timer$expiry_mem expiry_mem(
@@ -8686,6 +8729,61 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
         .q(held_meta$q),
         .clock(held_meta$clock)
     );
+    packetization_n16$timer$scan_armed scan_armed(
+        .d(scan_armed$d),
+        .q(scan_armed$q),
+        .clock(scan_armed$clock)
+    );
+    packetization_n16$timer$row_exp row_exp(
+        .d(row_exp$d),
+        .q(row_exp$q),
+        .clock(row_exp$clock)
+    );
+    packetization_n16$timer$row_meta row_meta(
+        .d(row_meta$d),
+        .q(row_meta$q),
+        .clock(row_meta$clock)
+    );
+    packetization_n16$timer$fwd_exp_we fwd_exp_we(
+        .d(fwd_exp_we$d),
+        .q(fwd_exp_we$q),
+        .clock(fwd_exp_we$clock)
+    );
+    packetization_n16$timer$fwd_meta_we fwd_meta_we(
+        .d(fwd_meta_we$d),
+        .q(fwd_meta_we$q),
+        .clock(fwd_meta_we$clock)
+    );
+    packetization_n16$timer$fwd_exp fwd_exp(
+        .d(fwd_exp$d),
+        .q(fwd_exp$q),
+        .clock(fwd_exp$clock)
+    );
+    packetization_n16$timer$fwd_meta fwd_meta(
+        .d(fwd_meta$d),
+        .q(fwd_meta$q),
+        .clock(fwd_meta$clock)
+    );
+    packetization_n16$timer$pend_exp_we pend_exp_we(
+        .d(pend_exp_we$d),
+        .q(pend_exp_we$q),
+        .clock(pend_exp_we$clock)
+    );
+    packetization_n16$timer$pend_meta_we pend_meta_we(
+        .d(pend_meta_we$d),
+        .q(pend_meta_we$q),
+        .clock(pend_meta_we$clock)
+    );
+    packetization_n16$timer$use_alt_exp use_alt_exp(
+        .d(use_alt_exp$d),
+        .q(use_alt_exp$q),
+        .clock(use_alt_exp$clock)
+    );
+    packetization_n16$timer$use_alt_meta use_alt_meta(
+        .d(use_alt_meta$d),
+        .q(use_alt_meta$q),
+        .clock(use_alt_meta$clock)
+    );
     packetization_n16$timer$out_valid out_valid(
         .d(out_valid$d),
         .q(out_valid$q),
@@ -8710,6 +8808,17 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
         s1_stale$clock = clock;
         held$clock = clock;
         held_meta$clock = clock;
+        scan_armed$clock = clock;
+        row_exp$clock = clock;
+        row_meta$clock = clock;
+        fwd_exp_we$clock = clock;
+        fwd_meta_we$clock = clock;
+        fwd_exp$clock = clock;
+        fwd_meta$clock = clock;
+        pend_exp_we$clock = clock;
+        pend_meta_we$clock = clock;
+        use_alt_exp$clock = clock;
+        use_alt_meta$clock = clock;
         out_valid$clock = clock;
         out_id$clock = clock;
         out_meta$clock = clock;
@@ -8719,6 +8828,17 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
         s1_stale$d = s1_stale$q;
         held$d = held$q;
         held_meta$d = held_meta$q;
+        scan_armed$d = scan_armed$q;
+        row_exp$d = row_exp$q;
+        row_meta$d = row_meta$q;
+        fwd_exp_we$d = fwd_exp_we$q;
+        fwd_meta_we$d = fwd_meta_we$q;
+        fwd_exp$d = fwd_exp$q;
+        fwd_meta$d = fwd_meta$q;
+        pend_exp_we$d = pend_exp_we$q;
+        pend_meta_we$d = pend_meta_we$q;
+        use_alt_exp$d = use_alt_exp$q;
+        use_alt_meta$d = use_alt_meta$q;
         out_valid$d = out_valid$q;
         out_id$d = out_id$q;
         out_meta$d = out_meta$q;
@@ -8726,12 +8846,18 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
         expiry_mem$write_clock = clock;
         meta_mem$read_clock = clock;
         meta_mem$write_clock = clock;
-        s1_meta = meta_mem$read_data;
+        row_e = expiry_mem$read_data;
+        row_m = meta_mem$read_data;
+        if (ahead) begin
+            row_e = row_exp$q;
+            row_m = row_meta$q;
+        end
+        s1_meta = row_m;
         if (held$q) begin
             s1_meta = held_meta$q;
         end
         held_meta$d = s1_meta;
-        due = armed$q[s1_id$q] & (held$q | (now >= expiry_mem$read_data)) & ~s1_stale$q & ~(cmd$valid & (cmd$id == s1_id$q));
+        due = (held$q | (scan_armed$q & (now >= row_e))) & ~s1_stale$q & ~(cmd$valid & (cmd$id == s1_id$q));
         out_free = ~out_valid$q | source$ready;
         stall = due & ~out_free;
         source$valid = out_valid$q;
@@ -8748,38 +8874,84 @@ module packetization_n16$timer(clock,reset,now,cmd$valid,cmd$op,cmd$id,cmd$expir
             armed_after_fire = armed$q & ~(one_n << s1_id$q);
         end
         armed$d = armed_after_fire;
-        expiry_mem$read_address = scan_ptr$q;
-        meta_mem$read_address = scan_ptr$q;
-        held$d = stall;
-        if (stall) begin
-            s1_stale$d = cmd$valid & (cmd$id == s1_id$q);
-        end
-        else begin
-            s1_id$d = scan_ptr$q;
-            scan_ptr$d = scan_ptr$q + one;
-            s1_stale$d = cmd$valid & (cmd$id == scan_ptr$q);
-        end
-        expiry_mem$write_address = cmd$id;
-        expiry_mem$write_data = cmd$expiry;
-        expiry_mem$write_enable = 1'b0;
-        meta_mem$write_address = cmd$id;
-        meta_mem$write_data = cmd$meta;
-        meta_mem$write_enable = 1'b0;
+        exp_we = 1'b0;
+        meta_we = 1'b0;
         if (cmd$valid) begin
             if (cmd$op == op_schedule) begin
-                expiry_mem$write_enable = 1'b1;
-                meta_mem$write_enable = 1'b1;
+                exp_we = 1'b1;
+                meta_we = 1'b1;
                 armed$d = armed_after_fire | (one_n << cmd$id);
             end
             if ((cmd$op == op_reschedule) & armed$q[cmd$id]) begin
-                expiry_mem$write_enable = 1'b1;
+                exp_we = 1'b1;
             end
             if (cmd$op == op_cancel) begin
                 armed$d = armed_after_fire & ~(one_n << cmd$id);
             end
         end
+        read_ptr = scan_ptr$q + one;
+        cmd_at_scan = cmd$id == scan_ptr$q;
+        expiry_mem$read_address = scan_ptr$q;
+        meta_mem$read_address = scan_ptr$q;
+        if (ahead) begin
+            expiry_mem$read_address = read_ptr;
+            meta_mem$read_address = read_ptr;
+        end
+        alt_exp = fwd_exp$q;
+        alt_meta = fwd_meta$q;
+        if (held$q) begin
+            alt_exp = row_exp$q;
+            alt_meta = row_meta$q;
+            if (pend_exp_we$q) begin
+                alt_exp = fwd_exp$q;
+            end
+            if (pend_meta_we$q) begin
+                alt_meta = fwd_meta$q;
+            end
+            if (cmd_at_scan & exp_we) begin
+                alt_exp = cmd$expiry;
+            end
+            if (cmd_at_scan & meta_we) begin
+                alt_meta = cmd$meta;
+            end
+        end
+        row_exp$d = expiry_mem$read_data;
+        if (use_alt_exp$q) begin
+            row_exp$d = alt_exp;
+        end
+        row_meta$d = meta_mem$read_data;
+        if (use_alt_meta$q) begin
+            row_meta$d = alt_meta;
+        end
+        pend_exp_we$d = cmd_at_scan & exp_we & ~held$q;
+        pend_meta_we$d = cmd_at_scan & meta_we & ~held$q;
+        held$d = stall;
+        scan_armed$d = armed$q[scan_ptr$q];
+        if (stall) begin
+            s1_stale$d = cmd$valid & (cmd$id == s1_id$q);
+        end
+        else begin
+            s1_id$d = scan_ptr$q;
+            scan_ptr$d = read_ptr;
+            s1_stale$d = cmd$valid & cmd_at_scan;
+        end
+        expiry_mem$write_address = cmd$id;
+        expiry_mem$write_data = cmd$expiry;
+        expiry_mem$write_enable = exp_we;
+        meta_mem$write_address = cmd$id;
+        meta_mem$write_data = cmd$meta;
+        meta_mem$write_enable = meta_we;
+        cmd_at_read = cmd$id == read_ptr;
+        fwd_exp_we$d = exp_we & cmd_at_read;
+        fwd_meta_we$d = meta_we & cmd_at_read;
+        fwd_exp$d = cmd$expiry;
+        fwd_meta$d = cmd$meta;
+        use_alt_exp$d = (stall & ~reset) | (exp_we & cmd_at_read);
+        use_alt_meta$d = (stall & ~reset) | (meta_we & cmd_at_read);
         if (reset) begin
             armed$d = zero_n;
+            held$d = 1'b0;
+            scan_armed$d = 1'b0;
             out_valid$d = 1'b0;
             scan_ptr$d = zero_a;
         end
@@ -8834,6 +9006,82 @@ module packetization_n16$timer$expiry_mem(read_address,read_clock,read_data,writ
     end
                 
 endmodule // packetization_n16$timer$expiry_mem
+
+
+module packetization_n16$timer$fwd_exp(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$timer$fwd_exp
+
+
+module packetization_n16$timer$fwd_exp_we(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$timer$fwd_exp_we
+
+
+module packetization_n16$timer$fwd_meta(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$timer$fwd_meta
+
+
+module packetization_n16$timer$fwd_meta_we(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$timer$fwd_meta_we
 
 
 module packetization_n16$timer$held(d,q,clock);
@@ -8960,6 +9208,82 @@ module packetization_n16$timer$out_valid(d,q,clock);
 endmodule // packetization_n16$timer$out_valid
 
 
+module packetization_n16$timer$pend_exp_we(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$timer$pend_exp_we
+
+
+module packetization_n16$timer$pend_meta_we(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$timer$pend_meta_we
+
+
+module packetization_n16$timer$row_exp(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$timer$row_exp
+
+
+module packetization_n16$timer$row_meta(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$timer$row_meta
+
+
 module packetization_n16$timer$s1_id(d,q,clock);
     
     // Module arguments
@@ -8998,6 +9322,25 @@ module packetization_n16$timer$s1_stale(d,q,clock);
 endmodule // packetization_n16$timer$s1_stale
 
 
+module packetization_n16$timer$scan_armed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$timer$scan_armed
+
+
 module packetization_n16$timer$scan_ptr(d,q,clock);
     
     // Module arguments
@@ -9015,6 +9358,44 @@ module packetization_n16$timer$scan_ptr(d,q,clock);
     end
           
 endmodule // packetization_n16$timer$scan_ptr
+
+
+module packetization_n16$timer$use_alt_exp(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$timer$use_alt_exp
+
+
+module packetization_n16$timer$use_alt_meta(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$timer$use_alt_meta
 
 
 module packetization_n16$w_active(d,q,clock);

@@ -143,8 +143,8 @@ fn mutant_is_caught(sim: Simulator) {
     mutant_of_is_caught(
         sim,
         "timer_n16",
-        "(now >= expiry_mem$read_data)",
-        "(now > expiry_mem$read_data)",
+        "(now >= row_e)",
+        "(now > row_e)",
         "source$",
     );
 }
