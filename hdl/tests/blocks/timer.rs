@@ -297,3 +297,54 @@ fn entries_must_be_a_power_of_two_matching_a() {
 fn metadata_width_is_checked() {
     let _ = ScanningTimer::<4, 16, 0>::new();
 }
+
+/// A 128-entry timer reads its rows a cycle ahead (`READ_AHEAD_ABOVE`): a write in the
+/// cycle the memory reads an entry's row, the cycle before the scanner points at it, must
+/// still be seen (it is forwarded into the row register), as in a timer that reads later.
+#[test]
+fn a_write_just_before_the_scanner_reaches_an_entry_is_seen_when_rows_are_read_ahead() {
+    let id = 40;
+    // Decided in cycle f-1; the scanner points at it in f-2; a timer that reads its row
+    // then sees the writes up to f-3.
+    let f = first_fire::<7, 128>(0, id, 0);
+    let mut tb = Tb::<7, 128, 16>::new();
+    tb.cycle(Some((OP_SCHEDULE, id, 1 << 40, 1)), true);
+    tb.idle_until(f - 3, true);
+    assert!(tb.cycle(Some((OP_SCHEDULE, id, 0, 2)), true).is_none());
+    assert_eq!(tb.wait_event(10), Some((f, id, 2)));
+}
+
+/// Entry `a` fires into the output register, `b` is due while the output is back-pressured
+/// (a stall begins the cycle `a`'s event appears), and a command re-arms `c`, the next
+/// entry, `k` cycles into the stall: `c` must fire with its new expiry and metadata once
+/// the stall ends, whether the command came in the stall's first cycle (`k = 0`) or later.
+fn command_for_the_next_entry_during_a_stall<const A: usize, const N: usize>(k: u64) {
+    let (a, b, c) = (40u32, 41u32, 42u32);
+    let fa = first_fire::<A, N>(0, a, 0);
+    let mut tb = Tb::<A, N, 16>::new();
+    tb.cycle(Some((OP_SCHEDULE, a, 0, 10)), false);
+    tb.cycle(Some((OP_SCHEDULE, b, 0, 11)), false);
+    tb.cycle(Some((OP_SCHEDULE, c, 1 << 40, 12)), false);
+    tb.idle_until(fa, false);
+    for i in 0..=k + 2 {
+        let cmd = (i == k).then_some((OP_SCHEDULE, c, 0, 13));
+        assert_eq!(tb.cycle(cmd, false), Some((a, 10)), "N={N} k={k} cycle {i}");
+    }
+    let mut seen = vec![];
+    for _ in 0..8 {
+        if let Some(e) = tb.cycle(None, true) {
+            if seen.last() != Some(&e) {
+                seen.push(e);
+            }
+        }
+    }
+    assert_eq!(seen, vec![(a, 10), (b, 11), (c, 13)], "N={N} k={k}");
+}
+
+#[test]
+fn a_command_for_the_next_entry_during_a_stall_is_kept() {
+    for k in [0, 1, 2] {
+        command_for_the_next_entry_during_a_stall::<7, 128>(k);
+        command_for_the_next_entry_during_a_stall::<6, 64>(k);
+    }
+}
