@@ -9325,12 +9325,9 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     reg  [276:0] s3_nr$d;
     wire  [276:0] s3_nr$q;
     reg  s3_nr$clock;
-    reg  [37:0] s3_bc$d;
-    wire  [37:0] s3_bc$q;
-    reg  s3_bc$clock;
-    reg  [37:0] s3_bw$d;
-    wire  [37:0] s3_bw$q;
-    reg  s3_bw$clock;
+    reg  [37:0] s3_pending$d;
+    wire  [37:0] s3_pending$q;
+    reg  s3_pending$clock;
     reg  [37:0] s3_full$d;
     wire  [37:0] s3_full$q;
     reg  s3_full$clock;
@@ -9512,6 +9509,16 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     reg  claim_ok;
     reg  range_ok;
     reg  [37:0] sent_mask;
+    reg  gen_ram;
+    reg  gen_fwd;
+    reg  gen_eq;
+    reg  claim_ram;
+    reg  claim_fwd;
+    reg  [37:0] sent_ram;
+    reg  [37:0] sent_fwd;
+    reg  range_ram;
+    reg  range_fwd;
+    reg  s2_cum;
     reg  free_now;
     reg  [1:0] free_code;
     reg  elig_bit;
@@ -9539,6 +9546,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
     reg  [37:0] onehot;
     reg  [7:0] off1;
     reg  has_more;
+    reg  seen_one;
     reg  is_rtx;
     reg  dlv_conf;
     reg  crd_conf;
@@ -10033,15 +10041,10 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         .q(s3_nr$q),
         .clock(s3_nr$clock)
     );
-    nic_ndp_n128$pkt$s3_bc s3_bc(
-        .d(s3_bc$d),
-        .q(s3_bc$q),
-        .clock(s3_bc$clock)
-    );
-    nic_ndp_n128$pkt$s3_bw s3_bw(
-        .d(s3_bw$d),
-        .q(s3_bw$q),
-        .clock(s3_bw$clock)
+    nic_ndp_n128$pkt$s3_pending s3_pending(
+        .d(s3_pending$d),
+        .q(s3_pending$q),
+        .clock(s3_pending$clock)
     );
     nic_ndp_n128$pkt$s3_full s3_full(
         .d(s3_full$d),
@@ -10329,8 +10332,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         s3_kind$clock = clock;
         s3_id$clock = clock;
         s3_nr$clock = clock;
-        s3_bc$clock = clock;
-        s3_bw$clock = clock;
+        s3_pending$clock = clock;
         s3_full$clock = clock;
         s3_sent$clock = clock;
         s3_alive$clock = clock;
@@ -10434,8 +10436,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         s3_kind$d = s3_kind$q;
         s3_id$d = s3_id$q;
         s3_nr$d = s3_nr$q;
-        s3_bc$d = s3_bc$q;
-        s3_bw$d = s3_bw$q;
+        s3_pending$d = s3_pending$q;
         s3_full$d = s3_full$q;
         s3_sent$d = s3_sent$q;
         s3_alive$d = s3_alive$q;
@@ -10934,130 +10935,257 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             row = rows$read_data;
         end
         s2_ev = (s2_kind$q == kinds$3) | (s2_kind$q == kinds$4);
-        s2_gen_ok = s2_id_ok$q & alive$q[s2_id$q] & (~s2_ev | (row[269+:8] == s2_gen$q));
-        claim_ok = (row[163+:32] == s2_ip$q) & (row[195+:16] == s2_dport$q) & (row[211+:16] == s2_sport$q) & (row[227+:16] == s2_len$q);
-        sent_mask = zero_p;
-        if (row[122+:8] > off_code$0) begin
-            sent_mask = sent_mask | bit_p$0;
+        gen_ram = rows$read_data[269+:8] == s2_gen$q;
+        gen_fwd = s4_row$q[269+:8] == s2_gen$q;
+        claim_ram = (rows$read_data[163+:32] == s2_ip$q) & (rows$read_data[195+:16] == s2_dport$q) & (rows$read_data[211+:16] == s2_sport$q) & (rows$read_data[227+:16] == s2_len$q);
+        claim_fwd = (s4_row$q[163+:32] == s2_ip$q) & (s4_row$q[195+:16] == s2_dport$q) & (s4_row$q[211+:16] == s2_sport$q) & (s4_row$q[227+:16] == s2_len$q);
+        sent_ram = zero_p;
+        sent_fwd = zero_p;
+        if (rows$read_data[122+:8] > off_code$0) begin
+            sent_ram = sent_ram | bit_p$0;
         end
-        if (row[122+:8] > off_code$1) begin
-            sent_mask = sent_mask | bit_p$1;
+        if (s4_row$q[122+:8] > off_code$0) begin
+            sent_fwd = sent_fwd | bit_p$0;
         end
-        if (row[122+:8] > off_code$2) begin
-            sent_mask = sent_mask | bit_p$2;
+        if (rows$read_data[122+:8] > off_code$1) begin
+            sent_ram = sent_ram | bit_p$1;
         end
-        if (row[122+:8] > off_code$3) begin
-            sent_mask = sent_mask | bit_p$3;
+        if (s4_row$q[122+:8] > off_code$1) begin
+            sent_fwd = sent_fwd | bit_p$1;
         end
-        if (row[122+:8] > off_code$4) begin
-            sent_mask = sent_mask | bit_p$4;
+        if (rows$read_data[122+:8] > off_code$2) begin
+            sent_ram = sent_ram | bit_p$2;
         end
-        if (row[122+:8] > off_code$5) begin
-            sent_mask = sent_mask | bit_p$5;
+        if (s4_row$q[122+:8] > off_code$2) begin
+            sent_fwd = sent_fwd | bit_p$2;
         end
-        if (row[122+:8] > off_code$6) begin
-            sent_mask = sent_mask | bit_p$6;
+        if (rows$read_data[122+:8] > off_code$3) begin
+            sent_ram = sent_ram | bit_p$3;
         end
-        if (row[122+:8] > off_code$7) begin
-            sent_mask = sent_mask | bit_p$7;
+        if (s4_row$q[122+:8] > off_code$3) begin
+            sent_fwd = sent_fwd | bit_p$3;
         end
-        if (row[122+:8] > off_code$8) begin
-            sent_mask = sent_mask | bit_p$8;
+        if (rows$read_data[122+:8] > off_code$4) begin
+            sent_ram = sent_ram | bit_p$4;
         end
-        if (row[122+:8] > off_code$9) begin
-            sent_mask = sent_mask | bit_p$9;
+        if (s4_row$q[122+:8] > off_code$4) begin
+            sent_fwd = sent_fwd | bit_p$4;
         end
-        if (row[122+:8] > off_code$10) begin
-            sent_mask = sent_mask | bit_p$10;
+        if (rows$read_data[122+:8] > off_code$5) begin
+            sent_ram = sent_ram | bit_p$5;
         end
-        if (row[122+:8] > off_code$11) begin
-            sent_mask = sent_mask | bit_p$11;
+        if (s4_row$q[122+:8] > off_code$5) begin
+            sent_fwd = sent_fwd | bit_p$5;
         end
-        if (row[122+:8] > off_code$12) begin
-            sent_mask = sent_mask | bit_p$12;
+        if (rows$read_data[122+:8] > off_code$6) begin
+            sent_ram = sent_ram | bit_p$6;
         end
-        if (row[122+:8] > off_code$13) begin
-            sent_mask = sent_mask | bit_p$13;
+        if (s4_row$q[122+:8] > off_code$6) begin
+            sent_fwd = sent_fwd | bit_p$6;
         end
-        if (row[122+:8] > off_code$14) begin
-            sent_mask = sent_mask | bit_p$14;
+        if (rows$read_data[122+:8] > off_code$7) begin
+            sent_ram = sent_ram | bit_p$7;
         end
-        if (row[122+:8] > off_code$15) begin
-            sent_mask = sent_mask | bit_p$15;
+        if (s4_row$q[122+:8] > off_code$7) begin
+            sent_fwd = sent_fwd | bit_p$7;
         end
-        if (row[122+:8] > off_code$16) begin
-            sent_mask = sent_mask | bit_p$16;
+        if (rows$read_data[122+:8] > off_code$8) begin
+            sent_ram = sent_ram | bit_p$8;
         end
-        if (row[122+:8] > off_code$17) begin
-            sent_mask = sent_mask | bit_p$17;
+        if (s4_row$q[122+:8] > off_code$8) begin
+            sent_fwd = sent_fwd | bit_p$8;
         end
-        if (row[122+:8] > off_code$18) begin
-            sent_mask = sent_mask | bit_p$18;
+        if (rows$read_data[122+:8] > off_code$9) begin
+            sent_ram = sent_ram | bit_p$9;
         end
-        if (row[122+:8] > off_code$19) begin
-            sent_mask = sent_mask | bit_p$19;
+        if (s4_row$q[122+:8] > off_code$9) begin
+            sent_fwd = sent_fwd | bit_p$9;
         end
-        if (row[122+:8] > off_code$20) begin
-            sent_mask = sent_mask | bit_p$20;
+        if (rows$read_data[122+:8] > off_code$10) begin
+            sent_ram = sent_ram | bit_p$10;
         end
-        if (row[122+:8] > off_code$21) begin
-            sent_mask = sent_mask | bit_p$21;
+        if (s4_row$q[122+:8] > off_code$10) begin
+            sent_fwd = sent_fwd | bit_p$10;
         end
-        if (row[122+:8] > off_code$22) begin
-            sent_mask = sent_mask | bit_p$22;
+        if (rows$read_data[122+:8] > off_code$11) begin
+            sent_ram = sent_ram | bit_p$11;
         end
-        if (row[122+:8] > off_code$23) begin
-            sent_mask = sent_mask | bit_p$23;
+        if (s4_row$q[122+:8] > off_code$11) begin
+            sent_fwd = sent_fwd | bit_p$11;
         end
-        if (row[122+:8] > off_code$24) begin
-            sent_mask = sent_mask | bit_p$24;
+        if (rows$read_data[122+:8] > off_code$12) begin
+            sent_ram = sent_ram | bit_p$12;
         end
-        if (row[122+:8] > off_code$25) begin
-            sent_mask = sent_mask | bit_p$25;
+        if (s4_row$q[122+:8] > off_code$12) begin
+            sent_fwd = sent_fwd | bit_p$12;
         end
-        if (row[122+:8] > off_code$26) begin
-            sent_mask = sent_mask | bit_p$26;
+        if (rows$read_data[122+:8] > off_code$13) begin
+            sent_ram = sent_ram | bit_p$13;
         end
-        if (row[122+:8] > off_code$27) begin
-            sent_mask = sent_mask | bit_p$27;
+        if (s4_row$q[122+:8] > off_code$13) begin
+            sent_fwd = sent_fwd | bit_p$13;
         end
-        if (row[122+:8] > off_code$28) begin
-            sent_mask = sent_mask | bit_p$28;
+        if (rows$read_data[122+:8] > off_code$14) begin
+            sent_ram = sent_ram | bit_p$14;
         end
-        if (row[122+:8] > off_code$29) begin
-            sent_mask = sent_mask | bit_p$29;
+        if (s4_row$q[122+:8] > off_code$14) begin
+            sent_fwd = sent_fwd | bit_p$14;
         end
-        if (row[122+:8] > off_code$30) begin
-            sent_mask = sent_mask | bit_p$30;
+        if (rows$read_data[122+:8] > off_code$15) begin
+            sent_ram = sent_ram | bit_p$15;
         end
-        if (row[122+:8] > off_code$31) begin
-            sent_mask = sent_mask | bit_p$31;
+        if (s4_row$q[122+:8] > off_code$15) begin
+            sent_fwd = sent_fwd | bit_p$15;
         end
-        if (row[122+:8] > off_code$32) begin
-            sent_mask = sent_mask | bit_p$32;
+        if (rows$read_data[122+:8] > off_code$16) begin
+            sent_ram = sent_ram | bit_p$16;
         end
-        if (row[122+:8] > off_code$33) begin
-            sent_mask = sent_mask | bit_p$33;
+        if (s4_row$q[122+:8] > off_code$16) begin
+            sent_fwd = sent_fwd | bit_p$16;
         end
-        if (row[122+:8] > off_code$34) begin
-            sent_mask = sent_mask | bit_p$34;
+        if (rows$read_data[122+:8] > off_code$17) begin
+            sent_ram = sent_ram | bit_p$17;
         end
-        if (row[122+:8] > off_code$35) begin
-            sent_mask = sent_mask | bit_p$35;
+        if (s4_row$q[122+:8] > off_code$17) begin
+            sent_fwd = sent_fwd | bit_p$17;
         end
-        if (row[122+:8] > off_code$36) begin
-            sent_mask = sent_mask | bit_p$36;
+        if (rows$read_data[122+:8] > off_code$18) begin
+            sent_ram = sent_ram | bit_p$18;
         end
-        if (row[122+:8] > off_code$37) begin
-            sent_mask = sent_mask | bit_p$37;
+        if (s4_row$q[122+:8] > off_code$18) begin
+            sent_fwd = sent_fwd | bit_p$18;
         end
-        range_ok = (s2_bits$q & ~sent_mask) == zero_p;
-        if ((s2_kind$q == kinds$3) & s2_f1$q & (s2_n$q > row[122+:8])) begin
-            range_ok = 1'b0;
+        if (rows$read_data[122+:8] > off_code$19) begin
+            sent_ram = sent_ram | bit_p$19;
+        end
+        if (s4_row$q[122+:8] > off_code$19) begin
+            sent_fwd = sent_fwd | bit_p$19;
+        end
+        if (rows$read_data[122+:8] > off_code$20) begin
+            sent_ram = sent_ram | bit_p$20;
+        end
+        if (s4_row$q[122+:8] > off_code$20) begin
+            sent_fwd = sent_fwd | bit_p$20;
+        end
+        if (rows$read_data[122+:8] > off_code$21) begin
+            sent_ram = sent_ram | bit_p$21;
+        end
+        if (s4_row$q[122+:8] > off_code$21) begin
+            sent_fwd = sent_fwd | bit_p$21;
+        end
+        if (rows$read_data[122+:8] > off_code$22) begin
+            sent_ram = sent_ram | bit_p$22;
+        end
+        if (s4_row$q[122+:8] > off_code$22) begin
+            sent_fwd = sent_fwd | bit_p$22;
+        end
+        if (rows$read_data[122+:8] > off_code$23) begin
+            sent_ram = sent_ram | bit_p$23;
+        end
+        if (s4_row$q[122+:8] > off_code$23) begin
+            sent_fwd = sent_fwd | bit_p$23;
+        end
+        if (rows$read_data[122+:8] > off_code$24) begin
+            sent_ram = sent_ram | bit_p$24;
+        end
+        if (s4_row$q[122+:8] > off_code$24) begin
+            sent_fwd = sent_fwd | bit_p$24;
+        end
+        if (rows$read_data[122+:8] > off_code$25) begin
+            sent_ram = sent_ram | bit_p$25;
+        end
+        if (s4_row$q[122+:8] > off_code$25) begin
+            sent_fwd = sent_fwd | bit_p$25;
+        end
+        if (rows$read_data[122+:8] > off_code$26) begin
+            sent_ram = sent_ram | bit_p$26;
+        end
+        if (s4_row$q[122+:8] > off_code$26) begin
+            sent_fwd = sent_fwd | bit_p$26;
+        end
+        if (rows$read_data[122+:8] > off_code$27) begin
+            sent_ram = sent_ram | bit_p$27;
+        end
+        if (s4_row$q[122+:8] > off_code$27) begin
+            sent_fwd = sent_fwd | bit_p$27;
+        end
+        if (rows$read_data[122+:8] > off_code$28) begin
+            sent_ram = sent_ram | bit_p$28;
+        end
+        if (s4_row$q[122+:8] > off_code$28) begin
+            sent_fwd = sent_fwd | bit_p$28;
+        end
+        if (rows$read_data[122+:8] > off_code$29) begin
+            sent_ram = sent_ram | bit_p$29;
+        end
+        if (s4_row$q[122+:8] > off_code$29) begin
+            sent_fwd = sent_fwd | bit_p$29;
+        end
+        if (rows$read_data[122+:8] > off_code$30) begin
+            sent_ram = sent_ram | bit_p$30;
+        end
+        if (s4_row$q[122+:8] > off_code$30) begin
+            sent_fwd = sent_fwd | bit_p$30;
+        end
+        if (rows$read_data[122+:8] > off_code$31) begin
+            sent_ram = sent_ram | bit_p$31;
+        end
+        if (s4_row$q[122+:8] > off_code$31) begin
+            sent_fwd = sent_fwd | bit_p$31;
+        end
+        if (rows$read_data[122+:8] > off_code$32) begin
+            sent_ram = sent_ram | bit_p$32;
+        end
+        if (s4_row$q[122+:8] > off_code$32) begin
+            sent_fwd = sent_fwd | bit_p$32;
+        end
+        if (rows$read_data[122+:8] > off_code$33) begin
+            sent_ram = sent_ram | bit_p$33;
+        end
+        if (s4_row$q[122+:8] > off_code$33) begin
+            sent_fwd = sent_fwd | bit_p$33;
+        end
+        if (rows$read_data[122+:8] > off_code$34) begin
+            sent_ram = sent_ram | bit_p$34;
+        end
+        if (s4_row$q[122+:8] > off_code$34) begin
+            sent_fwd = sent_fwd | bit_p$34;
+        end
+        if (rows$read_data[122+:8] > off_code$35) begin
+            sent_ram = sent_ram | bit_p$35;
+        end
+        if (s4_row$q[122+:8] > off_code$35) begin
+            sent_fwd = sent_fwd | bit_p$35;
+        end
+        if (rows$read_data[122+:8] > off_code$36) begin
+            sent_ram = sent_ram | bit_p$36;
+        end
+        if (s4_row$q[122+:8] > off_code$36) begin
+            sent_fwd = sent_fwd | bit_p$36;
+        end
+        if (rows$read_data[122+:8] > off_code$37) begin
+            sent_ram = sent_ram | bit_p$37;
+        end
+        if (s4_row$q[122+:8] > off_code$37) begin
+            sent_fwd = sent_fwd | bit_p$37;
+        end
+        s2_cum = (s2_kind$q == kinds$3) & s2_f1$q;
+        range_ram = ((s2_bits$q & ~sent_ram) == zero_p) & ~(s2_cum & (s2_n$q > rows$read_data[122+:8]));
+        range_fwd = ((s2_bits$q & ~sent_fwd) == zero_p) & ~(s2_cum & (s2_n$q > s4_row$q[122+:8]));
+        gen_eq = gen_ram;
+        claim_ok = claim_ram;
+        range_ok = range_ram;
+        sent_mask = sent_ram;
+        if (s2_fwd$q) begin
+            gen_eq = gen_fwd;
+            claim_ok = claim_fwd;
+            range_ok = range_fwd;
+            sent_mask = sent_fwd;
         end
         if ((s2_kind$q == kinds$4) & ~s2_f1$q) begin
             range_ok = 1'b1;
         end
+        s2_gen_ok = s2_id_ok$q & alive$q[s2_id$q] & (~s2_ev | gen_eq);
         s2_alive = s2_gen_ok & (~s2_ev | (claim_ok & range_ok));
         nr = row;
         if (s2_kind$q == kinds$1) begin
@@ -11595,15 +11723,14 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         s3_kind$d = s2_kind$q;
         s3_id$d = s2_id$q;
         s3_nr$d = nr;
-        s3_bc$d = below_credit;
-        s3_bw$d = below_written;
+        s3_pending$d = ((nr[38+:38] & below_credit) | nr[76+:38]) & ~nr[0+:38] & below_written & full;
         s3_full$d = full;
         s3_sent$d = sent_mask;
         if (s2_kind$q == kinds$1) begin
             s3_sent$d = zero_p;
         end
         s3_alive$d = s2_alive;
-        s3_queued$d = queued$q[s2_id$q];
+        s3_queued$d = queued$q[s2_id$q] | (sq_push_r$q & (sq_id_r$q == s2_id$q));
         s3_send_req$d = ((s2_kind$q == kinds$6) & s2_alive) | ((s2_kind$q == kinds$1) & s2_f1$q);
         s3_dlv_all$d = all_dlv;
         s3_give_up$d = give_up;
@@ -11617,7 +11744,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         if (s3_give_up$q) begin
             free_code = st_gave_up;
         end
-        pending = ((s3_nr$q[38+:38] & s3_bc$q) | s3_nr$q[76+:38]) & ~s3_nr$q[0+:38] & s3_bw$q & s3_full$q;
+        pending = s3_pending$q;
         onehot = pending & (~pending + one_p);
         send_off = zero_8;
         off1 = zero_8;
@@ -11774,7 +11901,236 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             off1 = off1 | off1_code$37;
         end
         is_rtx = (pending & s3_sent$q) != zero_p;
-        has_more = (pending & ~onehot) != zero_p;
+        seen_one = 1'b0;
+        has_more = 1'b0;
+        if (pending[0]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[1]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[2]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[3]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[4]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[5]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[6]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[7]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[8]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[9]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[10]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[11]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[12]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[13]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[14]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[15]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[16]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[17]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[18]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[19]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[20]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[21]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[22]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[23]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[24]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[25]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[26]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[27]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[28]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[29]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[30]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[31]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[32]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[33]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[34]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[35]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[36]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[37]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
         sending = s3_send_req$q & s3_nr$q[154+:1] & (pending != zero_p);
         desc$push = 1'b0;
         meta_gen = 16'(s3_nr$q[269+:8]);
@@ -11784,7 +12140,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         pd[3+:16] = id_tag;
         pd[19+:8] = send_off;
         pd[27+:24] = s3_nr$q[243+:24];
-        pd[51+:1] = (onehot & ~(s3_full$q >> sh1)) != zero_p;
+        pd[51+:1] = ((pending & (s3_full$q >> sh1)) == zero_p) & (pending != zero_p);
         pd[52+:32] = s3_nr$q[163+:32];
         pd[84+:16] = s3_nr$q[195+:16];
         pd[100+:16] = s3_nr$q[211+:16];
@@ -11792,7 +12148,7 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
         pd[132+:8] = s3_nr$q[114+:8];
         pd[140+:8] = s3_nr$q[155+:8];
         pd[149+:1] = is_rtx;
-        pd[148+:1] = onehot[32'h0] & ~is_rtx;
+        pd[148+:1] = pending[32'h0] & ~is_rtx;
         pd[150+:2] = s3_nr$q[267+:2];
         wr = s3_nr$q;
         if (sending) begin
@@ -11859,8 +12215,8 @@ module nic_ndp_n128$pkt(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeout
             q_popped = queued$q & ~(one_n << pick);
         end
         queued$d = q_popped;
-        if (sq_push) begin
-            queued$d = q_popped | id_mask;
+        if (sq_push_r$q) begin
+            queued$d = q_popped | (one_n << sq_id_r$q);
         end
         if (free_now) begin
             alive$d = alive$q & ~id_mask;
@@ -16297,44 +16653,6 @@ module nic_ndp_n128$pkt$s3_bad(d,q,clock);
 endmodule // nic_ndp_n128$pkt$s3_bad
 
 
-module nic_ndp_n128$pkt$s3_bc(d,q,clock);
-    
-    // Module arguments
-    input wire  [37:0] d;
-    output reg  [37:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 38'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$s3_bc
-
-
-module nic_ndp_n128$pkt$s3_bw(d,q,clock);
-    
-    // Module arguments
-    input wire  [37:0] d;
-    output reg  [37:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 38'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_ndp_n128$pkt$s3_bw
-
-
 module nic_ndp_n128$pkt$s3_dlv_all(d,q,clock);
     
     // Module arguments
@@ -16485,6 +16803,25 @@ module nic_ndp_n128$pkt$s3_peer(d,q,clock);
     end
           
 endmodule // nic_ndp_n128$pkt$s3_peer
+
+
+module nic_ndp_n128$pkt$s3_pending(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$pkt$s3_pending
 
 
 module nic_ndp_n128$pkt$s3_probe(d,q,clock);
@@ -20958,12 +21295,15 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
     reg  [6:0] s2_id$d;
     wire  [6:0] s2_id$q;
     reg  s2_id$clock;
-    reg  s2_new$d;
-    wire  s2_new$q;
-    reg  s2_new$clock;
-    reg  s2_fail_alloc$d;
-    wire  s2_fail_alloc$q;
-    reg  s2_fail_alloc$clock;
+    reg  s2_miss$d;
+    wire  s2_miss$q;
+    reg  s2_miss$clock;
+    reg  s2_room$d;
+    wire  s2_room$q;
+    reg  s2_room$clock;
+    reg  s2_dup$d;
+    wire  s2_dup$q;
+    reg  s2_dup$clock;
     reg  s2_fail_bad$d;
     wire  s2_fail_bad$q;
     reg  s2_fail_bad$clock;
@@ -21139,6 +21479,8 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
     reg  [31:0] dwr_ip;
     reg  [15:0] dwr_txid;
     reg  [15:0] s0_off_bytes;
+    reg  s2_new;
+    reg  s2_fail_alloc;
     reg  [2:0] s0_kind;
     reg  [15:0] h0;
     reg  [15:0] h1;
@@ -21166,7 +21508,8 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
     reg  class_found;
     reg  [1:0] class_sel;
     reg  [23:0] class_buf;
-    reg  alloc;
+    reg  s1_miss;
+    reg  s1_room;
     reg  s1_req;
     reg  s1_writes;
     reg  class_from_fifo;
@@ -21720,15 +22063,20 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         .q(s2_id$q),
         .clock(s2_id$clock)
     );
-    nic_ndp_n128$reasm$s2_new s2_new(
-        .d(s2_new$d),
-        .q(s2_new$q),
-        .clock(s2_new$clock)
+    nic_ndp_n128$reasm$s2_miss s2_miss(
+        .d(s2_miss$d),
+        .q(s2_miss$q),
+        .clock(s2_miss$clock)
     );
-    nic_ndp_n128$reasm$s2_fail_alloc s2_fail_alloc(
-        .d(s2_fail_alloc$d),
-        .q(s2_fail_alloc$q),
-        .clock(s2_fail_alloc$clock)
+    nic_ndp_n128$reasm$s2_room s2_room(
+        .d(s2_room$d),
+        .q(s2_room$q),
+        .clock(s2_room$clock)
+    );
+    nic_ndp_n128$reasm$s2_dup s2_dup(
+        .d(s2_dup$d),
+        .q(s2_dup$q),
+        .clock(s2_dup$clock)
     );
     nic_ndp_n128$reasm$s2_fail_bad s2_fail_bad(
         .d(s2_fail_bad$d),
@@ -22069,10 +22417,13 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         s2_id$clock = clock;
     end
     always @(*) begin
-        s2_new$clock = clock;
+        s2_miss$clock = clock;
     end
     always @(*) begin
-        s2_fail_alloc$clock = clock;
+        s2_room$clock = clock;
+    end
+    always @(*) begin
+        s2_dup$clock = clock;
     end
     always @(*) begin
         s2_fail_bad$clock = clock;
@@ -23172,6 +23523,10 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         d_hit = done_tab$read_data[0+:1] & (done_tab$read_data[1+:32] == s1_ip$q) & (d_txid[0+:8] == s1_txid$q[0+:8]) & ~d_gap[32'h7] & d_age[32'h1f];
     end
     always @(*) begin
+        s2_dup$d = s2_dup$q;
+        s2_dup$d = d_hit;
+    end
+    always @(*) begin
         s2_done$d = s2_done$q;
         s2_done$d = (s1_kind$q == k_req) & s1_valid_req & ~hit & d_hit;
         if (reset) begin
@@ -23179,15 +23534,18 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         end
     end
     always @(*) begin
-        alloc = (s1_kind$q == k_req) & ~hit & ~d_hit & s1_valid_req & id_avail & class_found & (~used0_now | ~used1_now | cam_free_any);
+        s1_miss = (s1_kind$q == k_req) & s1_valid_req & ~hit;
     end
     always @(*) begin
-        s2_new$d = s2_new$q;
-        s2_new$d = alloc;
+        s2_miss$d = s2_miss$q;
+        s2_miss$d = s1_miss;
     end
     always @(*) begin
-        s2_fail_alloc$d = s2_fail_alloc$q;
-        s2_fail_alloc$d = (s1_kind$q == k_req) & s1_valid_req & ~hit & ~d_hit & ~alloc;
+        s1_room = id_avail & class_found & (~used0_now | ~used1_now | cam_free_any);
+    end
+    always @(*) begin
+        s2_room$d = s2_room$q;
+        s2_room$d = s1_room;
     end
     always @(*) begin
         len_th = ~(ones_p << s1_len$q[10+:6]);
@@ -23221,7 +23579,13 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
         end
     end
     always @(*) begin
-        s2_alloc = s2_new$q;
+        s2_new = s2_miss$q & ~s2_dup$q & s2_room$q;
+    end
+    always @(*) begin
+        s2_fail_alloc = s2_miss$q & ~s2_dup$q & ~s2_room$q;
+    end
+    always @(*) begin
+        s2_alloc = s2_new;
     end
     always @(*) begin
         s3_ins$d = s3_ins$q;
@@ -23420,37 +23784,37 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
     end
     always @(*) begin
         row_new = row;
-        if (s2_new$q) begin
+        if (s2_new) begin
             row_new[0+:38] = zero_p;
         end
-        if (s2_new$q) begin
+        if (s2_new) begin
             row_new[38+:38] = zero_p;
         end
-        if (s2_new$q) begin
+        if (s2_new) begin
             row_new[76+:32] = s2_ip$q;
         end
-        if (s2_new$q) begin
+        if (s2_new) begin
             row_new[108+:16] = s2_port$q;
         end
-        if (s2_new$q) begin
+        if (s2_new) begin
             row_new[124+:16] = s2_txid$q;
         end
-        if (s2_new$q) begin
+        if (s2_new) begin
             row_new[140+:16] = s2_len$q;
         end
-        if (s2_new$q) begin
+        if (s2_new) begin
             row_new[156+:24] = s2_buf$q;
         end
-        if (s2_new$q) begin
+        if (s2_new) begin
             row_new[180+:2] = s2_class$q;
         end
-        if (s2_new$q) begin
+        if (s2_new) begin
             row_new[182+:2] = s2_loc_kind$q;
         end
-        if (s2_new$q) begin
+        if (s2_new) begin
             row_new[184+:16] = s2_loc_index$q;
         end
-        if (s2_new$q) begin
+        if (s2_new) begin
             row_new[200+:16] = gen$q;
         end
     end
@@ -23703,7 +24067,7 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
                 info_resp$fail = 1'b1;
                 cnt_bad_req$d = cnt_bad_req$q + one_32;
             end
-            else if (~s2_new$q & ~s2_fail_alloc$q & ~s2_done$q & (row[140+:16] != s2_len$q)) begin
+            else if (~s2_new & ~s2_fail_alloc & ~s2_done$q & (row[140+:16] != s2_len$q)) begin
                 info_resp$fail = 1'b1;
                 cnt_conflict$d = cnt_conflict$q + one_32;
                 if (idle_long) begin
@@ -23714,7 +24078,7 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
                     tc_expiry$d = now_d$q;
                 end
             end
-            else if (s2_fail_alloc$q) begin
+            else if (s2_fail_alloc) begin
                 info_resp$fail = 1'b1;
                 cnt_alloc_fail$d = cnt_alloc_fail$q + one_32;
             end
@@ -23726,7 +24090,7 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
             end
             else begin
                 info_resp$rx_msg_id = 16'(s2_id$q);
-                info_resp$is_new_msg = s2_new$q;
+                info_resp$is_new_msg = s2_new;
                 info_resp$is_new_pkt = (row_new[0+:38] & pkt_bit) == zero_p;
                 info_resp$is_last_pkt = (received_next & full) == full;
                 info_resp$ack_no = ack_no;
@@ -23737,7 +24101,7 @@ module nic_ndp_n128$reasm(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req
                 rows$write_data[0+:38] = received_next;
                 rows$write_data[216+:32] = expiry_lo;
                 tc_valid$d = 1'b1;
-                if (s2_new$q) begin
+                if (s2_new) begin
                     active_set = one_n << s2_id$q;
                 end
                 else begin
@@ -27937,7 +28301,7 @@ module nic_ndp_n128$reasm$s2_done(d,q,clock);
 endmodule // nic_ndp_n128$reasm$s2_done
 
 
-module nic_ndp_n128$reasm$s2_fail_alloc(d,q,clock);
+module nic_ndp_n128$reasm$s2_dup(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -27953,7 +28317,7 @@ module nic_ndp_n128$reasm$s2_fail_alloc(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp_n128$reasm$s2_fail_alloc
+endmodule // nic_ndp_n128$reasm$s2_dup
 
 
 module nic_ndp_n128$reasm$s2_fail_bad(d,q,clock);
@@ -28165,7 +28529,7 @@ module nic_ndp_n128$reasm$s2_mark(d,q,clock);
 endmodule // nic_ndp_n128$reasm$s2_mark
 
 
-module nic_ndp_n128$reasm$s2_new(d,q,clock);
+module nic_ndp_n128$reasm$s2_miss(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -28181,7 +28545,7 @@ module nic_ndp_n128$reasm$s2_new(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_ndp_n128$reasm$s2_new
+endmodule // nic_ndp_n128$reasm$s2_miss
 
 
 module nic_ndp_n128$reasm$s2_off(d,q,clock);
@@ -28239,6 +28603,25 @@ module nic_ndp_n128$reasm$s2_port(d,q,clock);
     end
           
 endmodule // nic_ndp_n128$reasm$s2_port
+
+
+module nic_ndp_n128$reasm$s2_room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_ndp_n128$reasm$s2_room
 
 
 module nic_ndp_n128$reasm$s2_total(d,q,clock);

@@ -553,12 +553,9 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     reg  [276:0] s3_nr$d;
     wire  [276:0] s3_nr$q;
     reg  s3_nr$clock;
-    reg  [37:0] s3_bc$d;
-    wire  [37:0] s3_bc$q;
-    reg  s3_bc$clock;
-    reg  [37:0] s3_bw$d;
-    wire  [37:0] s3_bw$q;
-    reg  s3_bw$clock;
+    reg  [37:0] s3_pending$d;
+    wire  [37:0] s3_pending$q;
+    reg  s3_pending$clock;
     reg  [37:0] s3_full$d;
     wire  [37:0] s3_full$q;
     reg  s3_full$clock;
@@ -740,6 +737,16 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     reg  claim_ok;
     reg  range_ok;
     reg  [37:0] sent_mask;
+    reg  gen_ram;
+    reg  gen_fwd;
+    reg  gen_eq;
+    reg  claim_ram;
+    reg  claim_fwd;
+    reg  [37:0] sent_ram;
+    reg  [37:0] sent_fwd;
+    reg  range_ram;
+    reg  range_fwd;
+    reg  s2_cum;
     reg  free_now;
     reg  [1:0] free_code;
     reg  elig_bit;
@@ -767,6 +774,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
     reg  [37:0] onehot;
     reg  [7:0] off1;
     reg  has_more;
+    reg  seen_one;
     reg  is_rtx;
     reg  dlv_conf;
     reg  crd_conf;
@@ -1261,15 +1269,10 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         .q(s3_nr$q),
         .clock(s3_nr$clock)
     );
-    packetization_n16$s3_bc s3_bc(
-        .d(s3_bc$d),
-        .q(s3_bc$q),
-        .clock(s3_bc$clock)
-    );
-    packetization_n16$s3_bw s3_bw(
-        .d(s3_bw$d),
-        .q(s3_bw$q),
-        .clock(s3_bw$clock)
+    packetization_n16$s3_pending s3_pending(
+        .d(s3_pending$d),
+        .q(s3_pending$q),
+        .clock(s3_pending$clock)
     );
     packetization_n16$s3_full s3_full(
         .d(s3_full$d),
@@ -1557,8 +1560,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         s3_kind$clock = clock;
         s3_id$clock = clock;
         s3_nr$clock = clock;
-        s3_bc$clock = clock;
-        s3_bw$clock = clock;
+        s3_pending$clock = clock;
         s3_full$clock = clock;
         s3_sent$clock = clock;
         s3_alive$clock = clock;
@@ -1662,8 +1664,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         s3_kind$d = s3_kind$q;
         s3_id$d = s3_id$q;
         s3_nr$d = s3_nr$q;
-        s3_bc$d = s3_bc$q;
-        s3_bw$d = s3_bw$q;
+        s3_pending$d = s3_pending$q;
         s3_full$d = s3_full$q;
         s3_sent$d = s3_sent$q;
         s3_alive$d = s3_alive$q;
@@ -2162,130 +2163,257 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
             row = rows$read_data;
         end
         s2_ev = (s2_kind$q == kinds$3) | (s2_kind$q == kinds$4);
-        s2_gen_ok = s2_id_ok$q & alive$q[s2_id$q] & (~s2_ev | (row[269+:8] == s2_gen$q));
-        claim_ok = (row[163+:32] == s2_ip$q) & (row[195+:16] == s2_dport$q) & (row[211+:16] == s2_sport$q) & (row[227+:16] == s2_len$q);
-        sent_mask = zero_p;
-        if (row[122+:8] > off_code$0) begin
-            sent_mask = sent_mask | bit_p$0;
+        gen_ram = rows$read_data[269+:8] == s2_gen$q;
+        gen_fwd = s4_row$q[269+:8] == s2_gen$q;
+        claim_ram = (rows$read_data[163+:32] == s2_ip$q) & (rows$read_data[195+:16] == s2_dport$q) & (rows$read_data[211+:16] == s2_sport$q) & (rows$read_data[227+:16] == s2_len$q);
+        claim_fwd = (s4_row$q[163+:32] == s2_ip$q) & (s4_row$q[195+:16] == s2_dport$q) & (s4_row$q[211+:16] == s2_sport$q) & (s4_row$q[227+:16] == s2_len$q);
+        sent_ram = zero_p;
+        sent_fwd = zero_p;
+        if (rows$read_data[122+:8] > off_code$0) begin
+            sent_ram = sent_ram | bit_p$0;
         end
-        if (row[122+:8] > off_code$1) begin
-            sent_mask = sent_mask | bit_p$1;
+        if (s4_row$q[122+:8] > off_code$0) begin
+            sent_fwd = sent_fwd | bit_p$0;
         end
-        if (row[122+:8] > off_code$2) begin
-            sent_mask = sent_mask | bit_p$2;
+        if (rows$read_data[122+:8] > off_code$1) begin
+            sent_ram = sent_ram | bit_p$1;
         end
-        if (row[122+:8] > off_code$3) begin
-            sent_mask = sent_mask | bit_p$3;
+        if (s4_row$q[122+:8] > off_code$1) begin
+            sent_fwd = sent_fwd | bit_p$1;
         end
-        if (row[122+:8] > off_code$4) begin
-            sent_mask = sent_mask | bit_p$4;
+        if (rows$read_data[122+:8] > off_code$2) begin
+            sent_ram = sent_ram | bit_p$2;
         end
-        if (row[122+:8] > off_code$5) begin
-            sent_mask = sent_mask | bit_p$5;
+        if (s4_row$q[122+:8] > off_code$2) begin
+            sent_fwd = sent_fwd | bit_p$2;
         end
-        if (row[122+:8] > off_code$6) begin
-            sent_mask = sent_mask | bit_p$6;
+        if (rows$read_data[122+:8] > off_code$3) begin
+            sent_ram = sent_ram | bit_p$3;
         end
-        if (row[122+:8] > off_code$7) begin
-            sent_mask = sent_mask | bit_p$7;
+        if (s4_row$q[122+:8] > off_code$3) begin
+            sent_fwd = sent_fwd | bit_p$3;
         end
-        if (row[122+:8] > off_code$8) begin
-            sent_mask = sent_mask | bit_p$8;
+        if (rows$read_data[122+:8] > off_code$4) begin
+            sent_ram = sent_ram | bit_p$4;
         end
-        if (row[122+:8] > off_code$9) begin
-            sent_mask = sent_mask | bit_p$9;
+        if (s4_row$q[122+:8] > off_code$4) begin
+            sent_fwd = sent_fwd | bit_p$4;
         end
-        if (row[122+:8] > off_code$10) begin
-            sent_mask = sent_mask | bit_p$10;
+        if (rows$read_data[122+:8] > off_code$5) begin
+            sent_ram = sent_ram | bit_p$5;
         end
-        if (row[122+:8] > off_code$11) begin
-            sent_mask = sent_mask | bit_p$11;
+        if (s4_row$q[122+:8] > off_code$5) begin
+            sent_fwd = sent_fwd | bit_p$5;
         end
-        if (row[122+:8] > off_code$12) begin
-            sent_mask = sent_mask | bit_p$12;
+        if (rows$read_data[122+:8] > off_code$6) begin
+            sent_ram = sent_ram | bit_p$6;
         end
-        if (row[122+:8] > off_code$13) begin
-            sent_mask = sent_mask | bit_p$13;
+        if (s4_row$q[122+:8] > off_code$6) begin
+            sent_fwd = sent_fwd | bit_p$6;
         end
-        if (row[122+:8] > off_code$14) begin
-            sent_mask = sent_mask | bit_p$14;
+        if (rows$read_data[122+:8] > off_code$7) begin
+            sent_ram = sent_ram | bit_p$7;
         end
-        if (row[122+:8] > off_code$15) begin
-            sent_mask = sent_mask | bit_p$15;
+        if (s4_row$q[122+:8] > off_code$7) begin
+            sent_fwd = sent_fwd | bit_p$7;
         end
-        if (row[122+:8] > off_code$16) begin
-            sent_mask = sent_mask | bit_p$16;
+        if (rows$read_data[122+:8] > off_code$8) begin
+            sent_ram = sent_ram | bit_p$8;
         end
-        if (row[122+:8] > off_code$17) begin
-            sent_mask = sent_mask | bit_p$17;
+        if (s4_row$q[122+:8] > off_code$8) begin
+            sent_fwd = sent_fwd | bit_p$8;
         end
-        if (row[122+:8] > off_code$18) begin
-            sent_mask = sent_mask | bit_p$18;
+        if (rows$read_data[122+:8] > off_code$9) begin
+            sent_ram = sent_ram | bit_p$9;
         end
-        if (row[122+:8] > off_code$19) begin
-            sent_mask = sent_mask | bit_p$19;
+        if (s4_row$q[122+:8] > off_code$9) begin
+            sent_fwd = sent_fwd | bit_p$9;
         end
-        if (row[122+:8] > off_code$20) begin
-            sent_mask = sent_mask | bit_p$20;
+        if (rows$read_data[122+:8] > off_code$10) begin
+            sent_ram = sent_ram | bit_p$10;
         end
-        if (row[122+:8] > off_code$21) begin
-            sent_mask = sent_mask | bit_p$21;
+        if (s4_row$q[122+:8] > off_code$10) begin
+            sent_fwd = sent_fwd | bit_p$10;
         end
-        if (row[122+:8] > off_code$22) begin
-            sent_mask = sent_mask | bit_p$22;
+        if (rows$read_data[122+:8] > off_code$11) begin
+            sent_ram = sent_ram | bit_p$11;
         end
-        if (row[122+:8] > off_code$23) begin
-            sent_mask = sent_mask | bit_p$23;
+        if (s4_row$q[122+:8] > off_code$11) begin
+            sent_fwd = sent_fwd | bit_p$11;
         end
-        if (row[122+:8] > off_code$24) begin
-            sent_mask = sent_mask | bit_p$24;
+        if (rows$read_data[122+:8] > off_code$12) begin
+            sent_ram = sent_ram | bit_p$12;
         end
-        if (row[122+:8] > off_code$25) begin
-            sent_mask = sent_mask | bit_p$25;
+        if (s4_row$q[122+:8] > off_code$12) begin
+            sent_fwd = sent_fwd | bit_p$12;
         end
-        if (row[122+:8] > off_code$26) begin
-            sent_mask = sent_mask | bit_p$26;
+        if (rows$read_data[122+:8] > off_code$13) begin
+            sent_ram = sent_ram | bit_p$13;
         end
-        if (row[122+:8] > off_code$27) begin
-            sent_mask = sent_mask | bit_p$27;
+        if (s4_row$q[122+:8] > off_code$13) begin
+            sent_fwd = sent_fwd | bit_p$13;
         end
-        if (row[122+:8] > off_code$28) begin
-            sent_mask = sent_mask | bit_p$28;
+        if (rows$read_data[122+:8] > off_code$14) begin
+            sent_ram = sent_ram | bit_p$14;
         end
-        if (row[122+:8] > off_code$29) begin
-            sent_mask = sent_mask | bit_p$29;
+        if (s4_row$q[122+:8] > off_code$14) begin
+            sent_fwd = sent_fwd | bit_p$14;
         end
-        if (row[122+:8] > off_code$30) begin
-            sent_mask = sent_mask | bit_p$30;
+        if (rows$read_data[122+:8] > off_code$15) begin
+            sent_ram = sent_ram | bit_p$15;
         end
-        if (row[122+:8] > off_code$31) begin
-            sent_mask = sent_mask | bit_p$31;
+        if (s4_row$q[122+:8] > off_code$15) begin
+            sent_fwd = sent_fwd | bit_p$15;
         end
-        if (row[122+:8] > off_code$32) begin
-            sent_mask = sent_mask | bit_p$32;
+        if (rows$read_data[122+:8] > off_code$16) begin
+            sent_ram = sent_ram | bit_p$16;
         end
-        if (row[122+:8] > off_code$33) begin
-            sent_mask = sent_mask | bit_p$33;
+        if (s4_row$q[122+:8] > off_code$16) begin
+            sent_fwd = sent_fwd | bit_p$16;
         end
-        if (row[122+:8] > off_code$34) begin
-            sent_mask = sent_mask | bit_p$34;
+        if (rows$read_data[122+:8] > off_code$17) begin
+            sent_ram = sent_ram | bit_p$17;
         end
-        if (row[122+:8] > off_code$35) begin
-            sent_mask = sent_mask | bit_p$35;
+        if (s4_row$q[122+:8] > off_code$17) begin
+            sent_fwd = sent_fwd | bit_p$17;
         end
-        if (row[122+:8] > off_code$36) begin
-            sent_mask = sent_mask | bit_p$36;
+        if (rows$read_data[122+:8] > off_code$18) begin
+            sent_ram = sent_ram | bit_p$18;
         end
-        if (row[122+:8] > off_code$37) begin
-            sent_mask = sent_mask | bit_p$37;
+        if (s4_row$q[122+:8] > off_code$18) begin
+            sent_fwd = sent_fwd | bit_p$18;
         end
-        range_ok = (s2_bits$q & ~sent_mask) == zero_p;
-        if ((s2_kind$q == kinds$3) & s2_f1$q & (s2_n$q > row[122+:8])) begin
-            range_ok = 1'b0;
+        if (rows$read_data[122+:8] > off_code$19) begin
+            sent_ram = sent_ram | bit_p$19;
+        end
+        if (s4_row$q[122+:8] > off_code$19) begin
+            sent_fwd = sent_fwd | bit_p$19;
+        end
+        if (rows$read_data[122+:8] > off_code$20) begin
+            sent_ram = sent_ram | bit_p$20;
+        end
+        if (s4_row$q[122+:8] > off_code$20) begin
+            sent_fwd = sent_fwd | bit_p$20;
+        end
+        if (rows$read_data[122+:8] > off_code$21) begin
+            sent_ram = sent_ram | bit_p$21;
+        end
+        if (s4_row$q[122+:8] > off_code$21) begin
+            sent_fwd = sent_fwd | bit_p$21;
+        end
+        if (rows$read_data[122+:8] > off_code$22) begin
+            sent_ram = sent_ram | bit_p$22;
+        end
+        if (s4_row$q[122+:8] > off_code$22) begin
+            sent_fwd = sent_fwd | bit_p$22;
+        end
+        if (rows$read_data[122+:8] > off_code$23) begin
+            sent_ram = sent_ram | bit_p$23;
+        end
+        if (s4_row$q[122+:8] > off_code$23) begin
+            sent_fwd = sent_fwd | bit_p$23;
+        end
+        if (rows$read_data[122+:8] > off_code$24) begin
+            sent_ram = sent_ram | bit_p$24;
+        end
+        if (s4_row$q[122+:8] > off_code$24) begin
+            sent_fwd = sent_fwd | bit_p$24;
+        end
+        if (rows$read_data[122+:8] > off_code$25) begin
+            sent_ram = sent_ram | bit_p$25;
+        end
+        if (s4_row$q[122+:8] > off_code$25) begin
+            sent_fwd = sent_fwd | bit_p$25;
+        end
+        if (rows$read_data[122+:8] > off_code$26) begin
+            sent_ram = sent_ram | bit_p$26;
+        end
+        if (s4_row$q[122+:8] > off_code$26) begin
+            sent_fwd = sent_fwd | bit_p$26;
+        end
+        if (rows$read_data[122+:8] > off_code$27) begin
+            sent_ram = sent_ram | bit_p$27;
+        end
+        if (s4_row$q[122+:8] > off_code$27) begin
+            sent_fwd = sent_fwd | bit_p$27;
+        end
+        if (rows$read_data[122+:8] > off_code$28) begin
+            sent_ram = sent_ram | bit_p$28;
+        end
+        if (s4_row$q[122+:8] > off_code$28) begin
+            sent_fwd = sent_fwd | bit_p$28;
+        end
+        if (rows$read_data[122+:8] > off_code$29) begin
+            sent_ram = sent_ram | bit_p$29;
+        end
+        if (s4_row$q[122+:8] > off_code$29) begin
+            sent_fwd = sent_fwd | bit_p$29;
+        end
+        if (rows$read_data[122+:8] > off_code$30) begin
+            sent_ram = sent_ram | bit_p$30;
+        end
+        if (s4_row$q[122+:8] > off_code$30) begin
+            sent_fwd = sent_fwd | bit_p$30;
+        end
+        if (rows$read_data[122+:8] > off_code$31) begin
+            sent_ram = sent_ram | bit_p$31;
+        end
+        if (s4_row$q[122+:8] > off_code$31) begin
+            sent_fwd = sent_fwd | bit_p$31;
+        end
+        if (rows$read_data[122+:8] > off_code$32) begin
+            sent_ram = sent_ram | bit_p$32;
+        end
+        if (s4_row$q[122+:8] > off_code$32) begin
+            sent_fwd = sent_fwd | bit_p$32;
+        end
+        if (rows$read_data[122+:8] > off_code$33) begin
+            sent_ram = sent_ram | bit_p$33;
+        end
+        if (s4_row$q[122+:8] > off_code$33) begin
+            sent_fwd = sent_fwd | bit_p$33;
+        end
+        if (rows$read_data[122+:8] > off_code$34) begin
+            sent_ram = sent_ram | bit_p$34;
+        end
+        if (s4_row$q[122+:8] > off_code$34) begin
+            sent_fwd = sent_fwd | bit_p$34;
+        end
+        if (rows$read_data[122+:8] > off_code$35) begin
+            sent_ram = sent_ram | bit_p$35;
+        end
+        if (s4_row$q[122+:8] > off_code$35) begin
+            sent_fwd = sent_fwd | bit_p$35;
+        end
+        if (rows$read_data[122+:8] > off_code$36) begin
+            sent_ram = sent_ram | bit_p$36;
+        end
+        if (s4_row$q[122+:8] > off_code$36) begin
+            sent_fwd = sent_fwd | bit_p$36;
+        end
+        if (rows$read_data[122+:8] > off_code$37) begin
+            sent_ram = sent_ram | bit_p$37;
+        end
+        if (s4_row$q[122+:8] > off_code$37) begin
+            sent_fwd = sent_fwd | bit_p$37;
+        end
+        s2_cum = (s2_kind$q == kinds$3) & s2_f1$q;
+        range_ram = ((s2_bits$q & ~sent_ram) == zero_p) & ~(s2_cum & (s2_n$q > rows$read_data[122+:8]));
+        range_fwd = ((s2_bits$q & ~sent_fwd) == zero_p) & ~(s2_cum & (s2_n$q > s4_row$q[122+:8]));
+        gen_eq = gen_ram;
+        claim_ok = claim_ram;
+        range_ok = range_ram;
+        sent_mask = sent_ram;
+        if (s2_fwd$q) begin
+            gen_eq = gen_fwd;
+            claim_ok = claim_fwd;
+            range_ok = range_fwd;
+            sent_mask = sent_fwd;
         end
         if ((s2_kind$q == kinds$4) & ~s2_f1$q) begin
             range_ok = 1'b1;
         end
+        s2_gen_ok = s2_id_ok$q & alive$q[s2_id$q] & (~s2_ev | gen_eq);
         s2_alive = s2_gen_ok & (~s2_ev | (claim_ok & range_ok));
         nr = row;
         if (s2_kind$q == kinds$1) begin
@@ -2823,15 +2951,14 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         s3_kind$d = s2_kind$q;
         s3_id$d = s2_id$q;
         s3_nr$d = nr;
-        s3_bc$d = below_credit;
-        s3_bw$d = below_written;
+        s3_pending$d = ((nr[38+:38] & below_credit) | nr[76+:38]) & ~nr[0+:38] & below_written & full;
         s3_full$d = full;
         s3_sent$d = sent_mask;
         if (s2_kind$q == kinds$1) begin
             s3_sent$d = zero_p;
         end
         s3_alive$d = s2_alive;
-        s3_queued$d = queued$q[s2_id$q];
+        s3_queued$d = queued$q[s2_id$q] | (sq_push_r$q & (sq_id_r$q == s2_id$q));
         s3_send_req$d = ((s2_kind$q == kinds$6) & s2_alive) | ((s2_kind$q == kinds$1) & s2_f1$q);
         s3_dlv_all$d = all_dlv;
         s3_give_up$d = give_up;
@@ -2845,7 +2972,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         if (s3_give_up$q) begin
             free_code = st_gave_up;
         end
-        pending = ((s3_nr$q[38+:38] & s3_bc$q) | s3_nr$q[76+:38]) & ~s3_nr$q[0+:38] & s3_bw$q & s3_full$q;
+        pending = s3_pending$q;
         onehot = pending & (~pending + one_p);
         send_off = zero_8;
         off1 = zero_8;
@@ -3002,7 +3129,236 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
             off1 = off1 | off1_code$37;
         end
         is_rtx = (pending & s3_sent$q) != zero_p;
-        has_more = (pending & ~onehot) != zero_p;
+        seen_one = 1'b0;
+        has_more = 1'b0;
+        if (pending[0]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[1]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[2]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[3]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[4]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[5]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[6]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[7]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[8]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[9]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[10]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[11]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[12]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[13]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[14]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[15]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[16]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[17]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[18]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[19]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[20]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[21]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[22]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[23]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[24]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[25]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[26]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[27]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[28]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[29]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[30]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[31]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[32]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[33]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[34]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[35]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[36]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
+        if (pending[37]) begin
+            if (seen_one) begin
+                has_more = 1'b1;
+            end
+            seen_one = 1'b1;
+        end
         sending = s3_send_req$q & s3_nr$q[154+:1] & (pending != zero_p);
         desc$push = 1'b0;
         meta_gen = 16'(s3_nr$q[269+:8]);
@@ -3012,7 +3368,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         pd[3+:16] = id_tag;
         pd[19+:8] = send_off;
         pd[27+:24] = s3_nr$q[243+:24];
-        pd[51+:1] = (onehot & ~(s3_full$q >> sh1)) != zero_p;
+        pd[51+:1] = ((pending & (s3_full$q >> sh1)) == zero_p) & (pending != zero_p);
         pd[52+:32] = s3_nr$q[163+:32];
         pd[84+:16] = s3_nr$q[195+:16];
         pd[100+:16] = s3_nr$q[211+:16];
@@ -3020,7 +3376,7 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
         pd[132+:8] = s3_nr$q[114+:8];
         pd[140+:8] = s3_nr$q[155+:8];
         pd[149+:1] = is_rtx;
-        pd[148+:1] = onehot[32'h0] & ~is_rtx;
+        pd[148+:1] = pending[32'h0] & ~is_rtx;
         pd[150+:2] = s3_nr$q[267+:2];
         wr = s3_nr$q;
         if (sending) begin
@@ -3087,8 +3443,8 @@ module packetization_n16(clock,reset,now,cfg$rtt_pkts,cfg$timeout,cfg$max_timeou
             q_popped = queued$q & ~(one_n << pick);
         end
         queued$d = q_popped;
-        if (sq_push) begin
-            queued$d = q_popped | id_mask;
+        if (sq_push_r$q) begin
+            queued$d = q_popped | (one_n << sq_id_r$q);
         end
         if (free_now) begin
             alive$d = alive$q & ~id_mask;
@@ -7525,44 +7881,6 @@ module packetization_n16$s3_bad(d,q,clock);
 endmodule // packetization_n16$s3_bad
 
 
-module packetization_n16$s3_bc(d,q,clock);
-    
-    // Module arguments
-    input wire  [37:0] d;
-    output reg  [37:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 38'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$s3_bc
-
-
-module packetization_n16$s3_bw(d,q,clock);
-    
-    // Module arguments
-    input wire  [37:0] d;
-    output reg  [37:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 38'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // packetization_n16$s3_bw
-
-
 module packetization_n16$s3_dlv_all(d,q,clock);
     
     // Module arguments
@@ -7713,6 +8031,25 @@ module packetization_n16$s3_peer(d,q,clock);
     end
           
 endmodule // packetization_n16$s3_peer
+
+
+module packetization_n16$s3_pending(d,q,clock);
+    
+    // Module arguments
+    input wire  [37:0] d;
+    output reg  [37:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 38'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // packetization_n16$s3_pending
 
 
 module packetization_n16$s3_probe(d,q,clock);

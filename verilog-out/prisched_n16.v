@@ -4088,6 +4088,172 @@ module prisched_n16$overflow(clock,reset,push,push_data,pop,head,nonempty,count)
     output reg  [4:0] count;
     
     // Constant declarations
+    localparam  one_c = 5'b1;
+    localparam  zero_c = 5'b0;
+    localparam  depth = 5'b10000;
+    
+    // Stub signals
+    reg  rest$clock;
+    reg  rest$reset;
+    reg  rest$push;
+    reg  [63:0] rest$push_data;
+    reg  rest$pop;
+    wire  [63:0] rest$head;
+    wire  rest$nonempty;
+    wire  [4:0] rest$count;
+    reg  [63:0] h$d;
+    wire  [63:0] h$q;
+    reg  h$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  [4:0] cnt$d;
+    wire  [4:0] cnt$q;
+    reg  cnt$clock;
+    
+    // Local signals
+    reg  push_ok;
+    reg  pop_ok;
+    reg  to_h;
+    
+    // Sub module instances
+    prisched_n16$overflow$rest rest(
+        .clock(rest$clock),
+        .reset(rest$reset),
+        .push(rest$push),
+        .push_data(rest$push_data),
+        .pop(rest$pop),
+        .head(rest$head),
+        .nonempty(rest$nonempty),
+        .count(rest$count)
+    );
+    prisched_n16$overflow$h h(
+        .d(h$d),
+        .q(h$q),
+        .clock(h$clock)
+    );
+    prisched_n16$overflow$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
+    );
+    prisched_n16$overflow$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        h$clock = clock;
+        hv$clock = clock;
+        cnt$clock = clock;
+        h$d = h$q;
+        hv$d = hv$q;
+        cnt$d = cnt$q;
+        rest$clock = clock;
+        rest$reset = reset;
+        push_ok = push & (cnt$q != depth);
+        pop_ok = pop & hv$q;
+        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
+        rest$push = push_ok & ~to_h;
+        rest$push_data = push_data;
+        rest$pop = pop_ok & rest$nonempty;
+        if (pop_ok & rest$nonempty) begin
+            h$d = rest$head;
+        end
+        if (to_h) begin
+            h$d = push_data;
+            hv$d = push_ok;
+        end
+        if (push_ok & ~pop_ok) begin
+            cnt$d = cnt$q + one_c;
+        end
+        if (pop_ok & ~push_ok) begin
+            cnt$d = cnt$q - one_c;
+        end
+        head = h$q;
+        nonempty = hv$q;
+        count = cnt$q;
+        if (reset) begin
+            hv$d = 1'b0;
+            cnt$d = zero_c;
+        end
+    end
+    
+endmodule // prisched_n16$overflow
+
+
+module prisched_n16$overflow$cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$overflow$cnt
+
+
+module prisched_n16$overflow$h(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$overflow$h
+
+
+module prisched_n16$overflow$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$overflow$hv
+
+
+module prisched_n16$overflow$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  [63:0] push_data;
+    input wire  pop;
+    output reg  [63:0] head;
+    output reg  nonempty;
+    output reg  [4:0] count;
+    
+    // Constant declarations
     localparam  one_a = 4'h1;
     localparam  zero_a = 4'h0;
     localparam  one_c = 5'b1;
@@ -4124,7 +4290,7 @@ module prisched_n16$overflow(clock,reset,push,push_data,pop,head,nonempty,count)
     reg  pop_ok;
     
     // Sub module instances
-    prisched_n16$overflow$store store(
+    prisched_n16$overflow$rest$store store(
         .read_address(store$read_address),
         .read_clock(store$read_clock),
         .read_data(store$read_data),
@@ -4133,27 +4299,27 @@ module prisched_n16$overflow(clock,reset,push,push_data,pop,head,nonempty,count)
         .write_data(store$write_data),
         .write_enable(store$write_enable)
     );
-    prisched_n16$overflow$wp wp(
+    prisched_n16$overflow$rest$wp wp(
         .d(wp$d),
         .q(wp$q),
         .clock(wp$clock)
     );
-    prisched_n16$overflow$rp rp(
+    prisched_n16$overflow$rest$rp rp(
         .d(rp$d),
         .q(rp$q),
         .clock(rp$clock)
     );
-    prisched_n16$overflow$cnt cnt(
+    prisched_n16$overflow$rest$cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    prisched_n16$overflow$bypass_valid bypass_valid(
+    prisched_n16$overflow$rest$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
         .clock(bypass_valid$clock)
     );
-    prisched_n16$overflow$bypass_data bypass_data(
+    prisched_n16$overflow$rest$bypass_data bypass_data(
         .d(bypass_data$d),
         .q(bypass_data$q),
         .clock(bypass_data$clock)
@@ -4211,10 +4377,10 @@ module prisched_n16$overflow(clock,reset,push,push_data,pop,head,nonempty,count)
         end
     end
     
-endmodule // prisched_n16$overflow
+endmodule // prisched_n16$overflow$rest
 
 
-module prisched_n16$overflow$bypass_data(d,q,clock);
+module prisched_n16$overflow$rest$bypass_data(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4230,10 +4396,10 @@ module prisched_n16$overflow$bypass_data(d,q,clock);
        q <= d;
     end
           
-endmodule // prisched_n16$overflow$bypass_data
+endmodule // prisched_n16$overflow$rest$bypass_data
 
 
-module prisched_n16$overflow$bypass_valid(d,q,clock);
+module prisched_n16$overflow$rest$bypass_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4249,10 +4415,10 @@ module prisched_n16$overflow$bypass_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // prisched_n16$overflow$bypass_valid
+endmodule // prisched_n16$overflow$rest$bypass_valid
 
 
-module prisched_n16$overflow$cnt(d,q,clock);
+module prisched_n16$overflow$rest$cnt(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -4268,10 +4434,10 @@ module prisched_n16$overflow$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // prisched_n16$overflow$cnt
+endmodule // prisched_n16$overflow$rest$cnt
 
 
-module prisched_n16$overflow$rp(d,q,clock);
+module prisched_n16$overflow$rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4287,10 +4453,10 @@ module prisched_n16$overflow$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // prisched_n16$overflow$rp
+endmodule // prisched_n16$overflow$rest$rp
 
 
-module prisched_n16$overflow$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module prisched_n16$overflow$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [3:0] read_address;
@@ -4316,10 +4482,10 @@ module prisched_n16$overflow$store(read_address,read_clock,read_data,write_addre
        end
     end
                 
-endmodule // prisched_n16$overflow$store
+endmodule // prisched_n16$overflow$rest$store
 
 
-module prisched_n16$overflow$wp(d,q,clock);
+module prisched_n16$overflow$rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4335,7 +4501,7 @@ module prisched_n16$overflow$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // prisched_n16$overflow$wp
+endmodule // prisched_n16$overflow$rest$wp
 
 
 module prisched_n16$s1_a(d,q,clock);

@@ -490,12 +490,15 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  [3:0] s2_id$d;
     wire  [3:0] s2_id$q;
     reg  s2_id$clock;
-    reg  s2_new$d;
-    wire  s2_new$q;
-    reg  s2_new$clock;
-    reg  s2_fail_alloc$d;
-    wire  s2_fail_alloc$q;
-    reg  s2_fail_alloc$clock;
+    reg  s2_miss$d;
+    wire  s2_miss$q;
+    reg  s2_miss$clock;
+    reg  s2_room$d;
+    wire  s2_room$q;
+    reg  s2_room$clock;
+    reg  s2_dup$d;
+    wire  s2_dup$q;
+    reg  s2_dup$clock;
     reg  s2_fail_bad$d;
     wire  s2_fail_bad$q;
     reg  s2_fail_bad$clock;
@@ -671,6 +674,8 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  [31:0] dwr_ip;
     reg  [15:0] dwr_txid;
     reg  [15:0] s0_off_bytes;
+    reg  s2_new;
+    reg  s2_fail_alloc;
     reg  [2:0] s0_kind;
     reg  [15:0] h0;
     reg  [15:0] h1;
@@ -698,7 +703,8 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
     reg  class_found;
     reg  [1:0] class_sel;
     reg  [23:0] class_buf;
-    reg  alloc;
+    reg  s1_miss;
+    reg  s1_room;
     reg  s1_req;
     reg  s1_writes;
     reg  class_from_fifo;
@@ -1252,15 +1258,20 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         .q(s2_id$q),
         .clock(s2_id$clock)
     );
-    reassembly_n16$s2_new s2_new(
-        .d(s2_new$d),
-        .q(s2_new$q),
-        .clock(s2_new$clock)
+    reassembly_n16$s2_miss s2_miss(
+        .d(s2_miss$d),
+        .q(s2_miss$q),
+        .clock(s2_miss$clock)
     );
-    reassembly_n16$s2_fail_alloc s2_fail_alloc(
-        .d(s2_fail_alloc$d),
-        .q(s2_fail_alloc$q),
-        .clock(s2_fail_alloc$clock)
+    reassembly_n16$s2_room s2_room(
+        .d(s2_room$d),
+        .q(s2_room$q),
+        .clock(s2_room$clock)
+    );
+    reassembly_n16$s2_dup s2_dup(
+        .d(s2_dup$d),
+        .q(s2_dup$q),
+        .clock(s2_dup$clock)
     );
     reassembly_n16$s2_fail_bad s2_fail_bad(
         .d(s2_fail_bad$d),
@@ -1557,8 +1568,9 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         s1_slot1$clock = clock;
         s2_kind$clock = clock;
         s2_id$clock = clock;
-        s2_new$clock = clock;
-        s2_fail_alloc$clock = clock;
+        s2_miss$clock = clock;
+        s2_room$clock = clock;
+        s2_dup$clock = clock;
         s2_fail_bad$clock = clock;
         s1_didx$clock = clock;
         s2_done$clock = clock;
@@ -1657,8 +1669,9 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         s1_slot1$d = s1_slot1$q;
         s2_kind$d = s2_kind$q;
         s2_id$d = s2_id$q;
-        s2_new$d = s2_new$q;
-        s2_fail_alloc$d = s2_fail_alloc$q;
+        s2_miss$d = s2_miss$q;
+        s2_room$d = s2_room$q;
+        s2_dup$d = s2_dup$q;
         s2_fail_bad$d = s2_fail_bad$q;
         s1_didx$d = s1_didx$q;
         s2_done$d = s2_done$q;
@@ -2093,11 +2106,13 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         d_gap = d_txid[8+:8] - s1_txid$q[8+:8];
         d_age = now_lo - done_tab$read_data[49+:32];
         d_hit = done_tab$read_data[0+:1] & (done_tab$read_data[1+:32] == s1_ip$q) & (d_txid[0+:8] == s1_txid$q[0+:8]) & ~d_gap[32'h7] & d_age[32'h1f];
-        alloc = (s1_kind$q == k_req) & ~hit & ~d_hit & s1_valid_req & id_avail & class_found & (~used0_now | ~used1_now | cam_free_any);
+        s1_miss = (s1_kind$q == k_req) & s1_valid_req & ~hit;
+        s1_room = id_avail & class_found & (~used0_now | ~used1_now | cam_free_any);
         s2_kind$d = s1_kind$q;
-        s2_new$d = alloc;
+        s2_miss$d = s1_miss;
+        s2_room$d = s1_room;
+        s2_dup$d = d_hit;
         s2_fail_bad$d = (s1_kind$q == k_req) & ~s1_valid_req;
-        s2_fail_alloc$d = (s1_kind$q == k_req) & s1_valid_req & ~hit & ~d_hit & ~alloc;
         s2_done$d = (s1_kind$q == k_req) & s1_valid_req & ~hit & d_hit;
         s2_ip$d = s1_ip$q;
         s2_port$d = s1_port$q;
@@ -2141,7 +2156,9 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         if (s1_kind$q == k_req) begin
             rows$read_address = hit_id[0+:4];
         end
-        s2_alloc = s2_new$q;
+        s2_new = s2_miss$q & ~s2_dup$q & s2_room$q;
+        s2_fail_alloc = s2_miss$q & ~s2_dup$q & ~s2_room$q;
+        s2_alloc = s2_new;
         id_fifo$pop = 1'b0;
         ins_mask0 = zero_s;
         ins_mask1 = zero_s;
@@ -2246,7 +2263,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
         used1$d = (used1$q & ~del_mask1) | ins_mask1;
         cam_used$d = (cam_used$q & ~cam_del_mask) | cam_ins_mask;
         row_new = row;
-        if (s2_new$q) begin
+        if (s2_new) begin
             row_new[0+:38] = zero_p;
             row_new[38+:38] = zero_p;
             row_new[76+:32] = s2_ip$q;
@@ -2416,7 +2433,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 info_resp$fail = 1'b1;
                 cnt_bad_req$d = cnt_bad_req$q + one_32;
             end
-            else if (~s2_new$q & ~s2_fail_alloc$q & ~s2_done$q & (row[140+:16] != s2_len$q)) begin
+            else if (~s2_new & ~s2_fail_alloc & ~s2_done$q & (row[140+:16] != s2_len$q)) begin
                 info_resp$fail = 1'b1;
                 cnt_conflict$d = cnt_conflict$q + one_32;
                 if (idle_long) begin
@@ -2427,7 +2444,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                     tc_expiry$d = now_d$q;
                 end
             end
-            else if (s2_fail_alloc$q) begin
+            else if (s2_fail_alloc) begin
                 info_resp$fail = 1'b1;
                 cnt_alloc_fail$d = cnt_alloc_fail$q + one_32;
             end
@@ -2439,7 +2456,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
             end
             else begin
                 info_resp$rx_msg_id = 16'(s2_id$q);
-                info_resp$is_new_msg = s2_new$q;
+                info_resp$is_new_msg = s2_new;
                 info_resp$is_new_pkt = (row_new[0+:38] & pkt_bit) == zero_p;
                 info_resp$is_last_pkt = (received_next & full) == full;
                 info_resp$ack_no = ack_no;
@@ -2450,7 +2467,7 @@ module reassembly_n16(clock,reset,now,cfg$timeout,cfg$conflict_idle,info_req$val
                 rows$write_data[0+:38] = received_next;
                 rows$write_data[216+:32] = expiry_lo;
                 tc_valid$d = 1'b1;
-                if (s2_new$q) begin
+                if (s2_new) begin
                     active_set = one_n << s2_id$q;
                 end
                 else begin
@@ -6607,7 +6624,7 @@ module reassembly_n16$s2_done(d,q,clock);
 endmodule // reassembly_n16$s2_done
 
 
-module reassembly_n16$s2_fail_alloc(d,q,clock);
+module reassembly_n16$s2_dup(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6623,7 +6640,7 @@ module reassembly_n16$s2_fail_alloc(d,q,clock);
        q <= d;
     end
           
-endmodule // reassembly_n16$s2_fail_alloc
+endmodule // reassembly_n16$s2_dup
 
 
 module reassembly_n16$s2_fail_bad(d,q,clock);
@@ -6835,7 +6852,7 @@ module reassembly_n16$s2_mark(d,q,clock);
 endmodule // reassembly_n16$s2_mark
 
 
-module reassembly_n16$s2_new(d,q,clock);
+module reassembly_n16$s2_miss(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6851,7 +6868,7 @@ module reassembly_n16$s2_new(d,q,clock);
        q <= d;
     end
           
-endmodule // reassembly_n16$s2_new
+endmodule // reassembly_n16$s2_miss
 
 
 module reassembly_n16$s2_off(d,q,clock);
@@ -6909,6 +6926,25 @@ module reassembly_n16$s2_port(d,q,clock);
     end
           
 endmodule // reassembly_n16$s2_port
+
+
+module reassembly_n16$s2_room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // reassembly_n16$s2_room
 
 
 module reassembly_n16$s2_total(d,q,clock);

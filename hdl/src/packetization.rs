@@ -113,8 +113,9 @@
 //!
 //! # The op pipeline
 //! S0 arbitrates and allocates; S1 reads the row (a RAM with a registered read); S2 checks
-//! the event against the row and applies it, and computes the masks of the offsets below
-//! the credit, the packets written and maxTxPktOffset; S3 picks the lowest pending offset,
+//! the event against the row and applies it, and computes from the masks of the offsets
+//! below the credit, the packets written and maxTxPktOffset the packets that may go
+//! (`s3_pending`); S3 picks the lowest pending offset,
 //! writes the row back, queues the descriptor, updates the active flags and the send queue and
 //! commands the timer. Two ops of one message are never in consecutive stages (an event,
 //! timer event or WROTE for the message of the op in S1 waits a cycle; a SEND never goes
@@ -453,9 +454,9 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     s3_id: DFF<Bits<A>>,
     /// The row after the event, before the send.
     s3_nr: DFF<TxRow>,
-    /// Offsets below the row's credit, below its packets written, of the message, sent.
-    s3_bc: DFF<Bits<MAX_PKTS>>,
-    s3_bw: DFF<Bits<MAX_PKTS>>,
+    /// The packets that may go now (S2 computes them from the row after the event, so
+    /// that S3's pick starts from a register), the offsets of the message, and those sent.
+    s3_pending: DFF<Bits<MAX_PKTS>>,
     s3_full: DFF<Bits<MAX_PKTS>>,
     s3_sent: DFF<Bits<MAX_PKTS>>,
     s3_alive: DFF<bool>,
@@ -560,6 +561,18 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     range_ok: Signal<Local, bool>,
     /// Offsets below `maxTxPktOffset`.
     sent_mask: Signal<Local, Bits<MAX_PKTS>>,
+    /// The checks of S2 on the RAM's row and on the forwarded row (`s4_row`).
+    gen_ram: Signal<Local, bool>,
+    gen_fwd: Signal<Local, bool>,
+    gen_eq: Signal<Local, bool>,
+    claim_ram: Signal<Local, bool>,
+    claim_fwd: Signal<Local, bool>,
+    sent_ram: Signal<Local, Bits<MAX_PKTS>>,
+    sent_fwd: Signal<Local, Bits<MAX_PKTS>>,
+    range_ram: Signal<Local, bool>,
+    range_fwd: Signal<Local, bool>,
+    /// A cumulative DELIVERED (`below` in `s2_n`).
+    s2_cum: Signal<Local, bool>,
     free_now: Signal<Local, bool>,
     free_code: Signal<Local, Bits<2>>,
     elig_bit: Signal<Local, bool>,
@@ -587,6 +600,8 @@ pub struct Packetization<const A: usize, const N: usize, const C: usize, const B
     onehot: Signal<Local, Bits<MAX_PKTS>>,
     off1: Signal<Local, Bits<8>>,
     has_more: Signal<Local, bool>,
+    /// Some packet below the one being looked at is pending (the scan for `has_more`).
+    seen_one: Signal<Local, bool>,
     is_rtx: Signal<Local, bool>,
     /// S0: the event / timer event / WROTE is for the message of the op in S1 (it waits:
     /// two ops of one message are never in consecutive stages).
@@ -779,8 +794,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             s3_kind: Default::default(),
             s3_id: Default::default(),
             s3_nr: Default::default(),
-            s3_bc: Default::default(),
-            s3_bw: Default::default(),
+            s3_pending: Default::default(),
             s3_full: Default::default(),
             s3_sent: Default::default(),
             s3_alive: Default::default(),
@@ -829,6 +843,16 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             claim_ok: Default::default(),
             range_ok: Default::default(),
             sent_mask: Default::default(),
+            gen_ram: Default::default(),
+            gen_fwd: Default::default(),
+            gen_eq: Default::default(),
+            claim_ram: Default::default(),
+            claim_fwd: Default::default(),
+            sent_ram: Default::default(),
+            sent_fwd: Default::default(),
+            range_ram: Default::default(),
+            range_fwd: Default::default(),
+            s2_cum: Default::default(),
             hdr_len: Default::default(),
             hdr_ok_len: Default::default(),
             id_ok: Default::default(),
@@ -874,6 +898,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Packetizat
             onehot: Default::default(),
             off1: Default::default(),
             has_more: Default::default(),
+            seen_one: Default::default(),
             is_rtx: Default::default(),
             dlv_conf: Default::default(),
             crd_conf: Default::default(),
@@ -1087,8 +1112,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             s3_kind,
             s3_id,
             s3_nr,
-            s3_bc,
-            s3_bw,
+            s3_pending,
             s3_full,
             s3_sent,
             s3_alive,
@@ -1511,33 +1535,54 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         // (below maxTxPktOffset). Anything else is dropped and counted by reason.
         self.s2_ev.next = (self.s2_kind.q.val() == self.kinds[3].val())
             | (self.s2_kind.q.val() == self.kinds[4].val());
-        self.s2_gen_ok.next = self.s2_id_ok.q.val()
-            & self.alive.q.val().get_bit(self.s2_id.q.val().index())
-            & (!self.s2_ev.val() | (self.row.val().gen == self.s2_gen.q.val()));
-        self.claim_ok.next = (self.row.val().dst_ip == self.s2_ip.q.val())
-            & (self.row.val().dst_port == self.s2_dport.q.val())
-            & (self.row.val().src_port == self.s2_sport.q.val())
-            & (self.row.val().msg_len == self.s2_len.q.val());
+        // The checks below are made on both rows S2 may use (the RAM's and the one the op
+        // two ahead wrote), and the result is chosen by `s2_fwd`: the choice of the row
+        // is then not in front of the compares (as `lt_ram` / `lt_fwd` below).
+        self.gen_ram.next = self.rows.read_data.val().gen == self.s2_gen.q.val();
+        self.gen_fwd.next = self.s4_row.q.val().gen == self.s2_gen.q.val();
+        self.claim_ram.next = (self.rows.read_data.val().dst_ip == self.s2_ip.q.val())
+            & (self.rows.read_data.val().dst_port == self.s2_dport.q.val())
+            & (self.rows.read_data.val().src_port == self.s2_sport.q.val())
+            & (self.rows.read_data.val().msg_len == self.s2_len.q.val());
+        self.claim_fwd.next = (self.s4_row.q.val().dst_ip == self.s2_ip.q.val())
+            & (self.s4_row.q.val().dst_port == self.s2_dport.q.val())
+            & (self.s4_row.q.val().src_port == self.s2_sport.q.val())
+            & (self.s4_row.q.val().msg_len == self.s2_len.q.val());
         // Masks of offsets below a count are compared bit by bit (a shift is deeper).
-        self.sent_mask.next = self.zero_p.val();
+        self.sent_ram.next = self.zero_p.val();
+        self.sent_fwd.next = self.zero_p.val();
         for i in 0..MAX_PKTS {
-            if self.row.val().max_tx > self.off_code[i].val() {
-                self.sent_mask.next = self.sent_mask.val() | self.bit_p[i].val();
+            if self.rows.read_data.val().max_tx > self.off_code[i].val() {
+                self.sent_ram.next = self.sent_ram.val() | self.bit_p[i].val();
+            }
+            if self.s4_row.q.val().max_tx > self.off_code[i].val() {
+                self.sent_fwd.next = self.sent_fwd.val() | self.bit_p[i].val();
             }
         }
         // ACK / NACK bits (`s2_bits`) within the sent offsets; a cumulative ACK's `below`
         // (`s2_n`, when `s2_f1` on a DELIVERED) at most maxTxPktOffset.
-        self.range_ok.next = (self.s2_bits.q.val() & !self.sent_mask.val()) == self.zero_p.val();
-        if (self.s2_kind.q.val() == self.kinds[3].val())
-            & self.s2_f1.q.val()
-            & (self.s2_n.q.val() > self.row.val().max_tx)
-        {
-            self.range_ok.next = false;
+        self.s2_cum.next = (self.s2_kind.q.val() == self.kinds[3].val()) & self.s2_f1.q.val();
+        self.range_ram.next = ((self.s2_bits.q.val() & !self.sent_ram.val()) == self.zero_p.val())
+            & !(self.s2_cum.val() & (self.s2_n.q.val() > self.rows.read_data.val().max_tx));
+        self.range_fwd.next = ((self.s2_bits.q.val() & !self.sent_fwd.val()) == self.zero_p.val())
+            & !(self.s2_cum.val() & (self.s2_n.q.val() > self.s4_row.q.val().max_tx));
+        self.gen_eq.next = self.gen_ram.val();
+        self.claim_ok.next = self.claim_ram.val();
+        self.range_ok.next = self.range_ram.val();
+        self.sent_mask.next = self.sent_ram.val();
+        if self.s2_fwd.q.val() {
+            self.gen_eq.next = self.gen_fwd.val();
+            self.claim_ok.next = self.claim_fwd.val();
+            self.range_ok.next = self.range_fwd.val();
+            self.sent_mask.next = self.sent_fwd.val();
         }
         if (self.s2_kind.q.val() == self.kinds[4].val()) & !self.s2_f1.q.val() {
             // No retransmission asked: the bitmap is not looked at.
             self.range_ok.next = true;
         }
+        self.s2_gen_ok.next = self.s2_id_ok.q.val()
+            & self.alive.q.val().get_bit(self.s2_id.q.val().index())
+            & (!self.s2_ev.val() | self.gen_eq.val());
         self.s2_alive.next = self.s2_gen_ok.val()
             & (!self.s2_ev.val() | (self.claim_ok.val() & self.range_ok.val()));
         self.nr.next = self.row.val();
@@ -1651,15 +1696,23 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.s3_kind.d.next = self.s2_kind.q.val();
         self.s3_id.d.next = self.s2_id.q.val();
         self.s3_nr.d.next = self.nr.val();
-        self.s3_bc.d.next = self.below_credit.val();
-        self.s3_bw.d.next = self.below_written.val();
+        // Packets that may go after the op: in txBitmap and below the credit, or queued by
+        // a timeout; not delivered; written; of the message.
+        self.s3_pending.d.next = ((self.nr.val().txb & self.below_credit.val())
+            | self.nr.val().rtxf)
+            & !self.nr.val().delivered
+            & self.below_written.val()
+            & self.full.val();
         self.s3_full.d.next = self.full.val();
         self.s3_sent.d.next = self.sent_mask.val();
         if self.s2_kind.q.val() == self.kinds[1].val() {
             self.s3_sent.d.next = self.zero_p.val();
         }
         self.s3_alive.d.next = self.s2_alive.val();
-        self.s3_queued.d.next = self.queued.q.val().get_bit(self.s2_id.q.val().index());
+        // `queued` takes S3's push a cycle later (from `sq_push_r`), so the push decided
+        // last cycle is forwarded.
+        self.s3_queued.d.next = self.queued.q.val().get_bit(self.s2_id.q.val().index())
+            | (self.sq_push_r.q.val() & (self.sq_id_r.q.val() == self.s2_id.q.val()));
         // SEND (or an ALLOC with a short descriptor queue): the lowest pending packet.
         self.s3_send_req.d.next = ((self.s2_kind.q.val() == self.kinds[6].val())
             & self.s2_alive.val())
@@ -1681,12 +1734,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         if self.s3_give_up.q.val() {
             self.free_code.next = self.st_gave_up.val();
         }
-        // Packets that may go now, and the lowest of them.
-        self.pending.next = ((self.s3_nr.q.val().txb & self.s3_bc.q.val())
-            | self.s3_nr.q.val().rtxf)
-            & !self.s3_nr.q.val().delivered
-            & self.s3_bw.q.val()
-            & self.s3_full.q.val();
+        // Packets that may go now (from S2), and the lowest of them.
+        self.pending.next = self.s3_pending.q.val();
         self.onehot.next = self.pending.val() & (!self.pending.val() + self.one_p.val());
         self.send_off.next = self.zero_8.val();
         self.off1.next = self.zero_8.val();
@@ -1698,7 +1747,18 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         }
         // Below maxTxPktOffset: a retransmission (the sent offsets are a prefix).
         self.is_rtx.next = (self.pending.val() & self.s3_sent.q.val()) != self.zero_p.val();
-        self.has_more.next = (self.pending.val() & !self.onehot.val()) != self.zero_p.val();
+        // At least two pending packets: plain logic, not the carry chain of `onehot`, so
+        // that the path into the eligibility and the send queue maps onto a tree of LUTs.
+        self.seen_one.next = false;
+        self.has_more.next = false;
+        for i in 0..MAX_PKTS {
+            if self.pending.val().get_bit(i) {
+                if self.seen_one.val() {
+                    self.has_more.next = true;
+                }
+                self.seen_one.next = true;
+            }
+        }
         self.sending.next = self.s3_send_req.q.val()
             & self.s3_nr.q.val().allow
             & (self.pending.val() != self.zero_p.val());
@@ -1712,9 +1772,12 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.pd.next.id = self.id_tag.val();
         self.pd.next.offset = self.send_off.val();
         self.pd.next.buf = self.s3_nr.q.val().buf_addr;
-        // The message's last packet: the top bit of `full`.
-        self.pd.next.last =
-            (self.onehot.val() & !(self.s3_full.q.val() >> self.sh1.val())) != self.zero_p.val();
+        // The message's last packet: the top bit of `full`. `pending` is within `full`, a
+        // prefix, so its lowest packet is the last one exactly when none of it is below the
+        // top bit (checked on `pending`, not on `onehot`: no carry chain in front).
+        self.pd.next.last = ((self.pending.val() & (self.s3_full.q.val() >> self.sh1.val()))
+            == self.zero_p.val())
+            & (self.pending.val() != self.zero_p.val());
         self.pd.next.dst_ip = self.s3_nr.q.val().dst_ip;
         self.pd.next.dst_port = self.s3_nr.q.val().dst_port;
         self.pd.next.src_port = self.s3_nr.q.val().src_port;
@@ -1722,7 +1785,8 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         self.pd.next.credit = self.s3_nr.q.val().credit;
         self.pd.next.rank = self.s3_nr.q.val().rank;
         self.pd.next.is_rtx = self.is_rtx.val();
-        self.pd.next.is_new = self.onehot.val().get_bit(0) & !self.is_rtx.val();
+        // (`onehot` bit 0 is `pending` bit 0; taken from `pending`, past the carry chain.)
+        self.pd.next.is_new = self.pending.val().get_bit(0) & !self.is_rtx.val();
         self.pd.next.size_class = self.s3_nr.q.val().size_class;
         // `wr` is the row to write back.
         self.wr.next = self.s3_nr.q.val();
@@ -1787,7 +1851,7 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
             self.elig_bit.next = self.elig_bit.val() & (self.pending.val() != self.zero_p.val());
         }
         // The send queue: the message goes in when the op leaves it eligible, unless it is
-        // queued already (marked at once, in the queue from the next cycle); a SEND (S0)
+        // queued already (marked, and in the queue, from the next cycle); a SEND (S0)
         // takes the head out. (The two are different messages: a SEND never goes to a
         // message with an op in flight.)
         self.sq_push.next = self.elig_bit.val() & !self.s3_queued.q.val();
@@ -1800,9 +1864,11 @@ impl<const A: usize, const N: usize, const C: usize, const BW: usize> Logic
         if self.send_go.val() {
             self.q_popped.next = self.queued.q.val() & !(self.one_n.val() << self.pick.val());
         }
+        // S3's push marks its id a cycle later, from registers (the id is not in the queue
+        // and a SEND cannot take it before then; S2 sees the mark through forwarding).
         self.queued.d.next = self.q_popped.val();
-        if self.sq_push.val() {
-            self.queued.d.next = self.q_popped.val() | self.id_mask.val();
+        if self.sq_push_r.q.val() {
+            self.queued.d.next = self.q_popped.val() | (self.one_n.val() << self.sq_id_r.q.val());
         }
         if self.free_now.val() {
             self.alive.d.next = self.alive.q.val() & !self.id_mask.val();

@@ -100,7 +100,7 @@
 //! * `A`: id bits; `N = 2^A` ids (`1 <= A <= 10`). Ids on the 16-bit `cmd.id` port that are
 //!   `>= N` are bad commands. With `N <= 16` every id fits in the registers, so the FIFO
 //!   is never used.
-use crate::fifo::Fifo;
+use crate::rfifo::RegFifo;
 use rust_hdl::prelude::*;
 
 /// Register entries compared at once.
@@ -224,7 +224,9 @@ pub struct PrioSched<const A: usize, const N: usize> {
     newer: DFF<Bits<N>>,
     /// Ids that have an entry.
     held: DFF<Bits<N>>,
-    overflow: Fifo<PsSnapshot, 4, 5>,
+    /// Its head is a register (`RegFifo`): the head's id is the start of the command
+    /// side's longest path (the bitmap lookups, the promotion, the entry written).
+    overflow: RegFifo<PsSnapshot, 4, 5>,
 
     // query stage 1 (the winner, the count and the entries ordered before the winner)
     s1_valid: DFF<bool>,

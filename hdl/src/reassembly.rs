@@ -507,8 +507,15 @@ pub struct Reassembly<
     // ---- S1 → S2
     s2_kind: DFF<Bits<3>>,
     s2_id: DFF<Bits<A>>,
-    s2_new: DFF<bool>,
-    s2_fail_alloc: DFF<bool>,
+    /// A valid request that missed the table (`s2_miss`), whether an id, a buffer and a
+    /// place were free for it (`s2_room`), and whether it is a late duplicate (`s2_dup`):
+    /// S2 combines them into `s2_new` and `s2_fail_alloc` (one LUT), so that S1's key
+    /// compares and the late-duplicate test do not meet in one cone.
+    s2_miss: DFF<bool>,
+    s2_room: DFF<bool>,
+    s2_dup: DFF<bool>,
+    s2_new: Signal<Local, bool>,
+    s2_fail_alloc: Signal<Local, bool>,
     s2_fail_bad: DFF<bool>,
     s2_ip: DFF<Bits<32>>,
     s2_port: DFF<Bits<16>>,
@@ -602,7 +609,8 @@ pub struct Reassembly<
     class_found: Signal<Local, bool>,
     class_sel: Signal<Local, Bits<2>>,
     class_buf: Signal<Local, Bits<24>>,
-    alloc: Signal<Local, bool>,
+    s1_miss: Signal<Local, bool>,
+    s1_room: Signal<Local, bool>,
     s1_req: Signal<Local, bool>,
     s1_writes: Signal<Local, bool>,
     class_from_fifo: Signal<Local, bool>,
@@ -859,6 +867,9 @@ impl<
             s2_id: Default::default(),
             s2_new: Default::default(),
             s2_fail_alloc: Default::default(),
+            s2_miss: Default::default(),
+            s2_room: Default::default(),
+            s2_dup: Default::default(),
             s2_fail_bad: Default::default(),
             s2_ip: Default::default(),
             s2_port: Default::default(),
@@ -938,7 +949,8 @@ impl<
             class_found: Default::default(),
             class_sel: Default::default(),
             class_buf: Default::default(),
-            alloc: Default::default(),
+            s1_miss: Default::default(),
+            s1_room: Default::default(),
             s1_req: Default::default(),
             s1_writes: Default::default(),
             class_from_fifo: Default::default(),
@@ -1096,8 +1108,9 @@ impl<
             s1_slot1,
             s2_kind,
             s2_id,
-            s2_new,
-            s2_fail_alloc,
+            s2_miss,
+            s2_room,
+            s2_dup,
             s2_fail_bad,
             s1_didx,
             s2_done,
@@ -1533,23 +1546,20 @@ impl<
             & (self.d_txid.val().get_bits::<8>(0) == self.s1_txid.q.val().get_bits::<8>(0))
             & !self.d_gap.val().get_bit(7)
             & self.d_age.val().get_bit(31);
-        self.alloc.next = (self.s1_kind.q.val() == self.k_req.val())
-            & !self.hit.val()
-            & !self.d_hit.val()
-            & self.s1_valid_req.val()
-            & self.id_avail.val()
+        // A valid request that missed allocates when an id, a buffer and a place are free
+        // and it is not a late duplicate; S2 makes that decision from the three registers.
+        self.s1_miss.next =
+            (self.s1_kind.q.val() == self.k_req.val()) & self.s1_valid_req.val() & !self.hit.val();
+        self.s1_room.next = self.id_avail.val()
             & self.class_found.val()
             & (!self.used0_now.val() | !self.used1_now.val() | self.cam_free_any.val());
 
         self.s2_kind.d.next = self.s1_kind.q.val();
-        self.s2_new.d.next = self.alloc.val();
+        self.s2_miss.d.next = self.s1_miss.val();
+        self.s2_room.d.next = self.s1_room.val();
+        self.s2_dup.d.next = self.d_hit.val();
         self.s2_fail_bad.d.next =
             (self.s1_kind.q.val() == self.k_req.val()) & !self.s1_valid_req.val();
-        self.s2_fail_alloc.d.next = (self.s1_kind.q.val() == self.k_req.val())
-            & self.s1_valid_req.val()
-            & !self.hit.val()
-            & !self.d_hit.val()
-            & !self.alloc.val();
         self.s2_done.d.next = (self.s1_kind.q.val() == self.k_req.val())
             & self.s1_valid_req.val()
             & !self.hit.val()
@@ -1601,11 +1611,14 @@ impl<
             self.rows.read_address.next = self.hit_id.val().get_bits::<A>(0);
         }
 
-        // The allocation S1 chose, carried out in S2 from registers: the id and the buffer
-        // leave their free lists, the key enters the table.
-        // (`s2_new` is set only by a request's allocation; stale side effects in the first
-        // reset cycle are undone by the reset.)
-        self.s2_alloc.next = self.s2_new.q.val();
+        // The allocation S1 chose (its three parts registered, combined here by one LUT),
+        // carried out in S2: the id and the buffer leave their free lists, the key enters
+        // the table. (`s2_new` is set only by a request's allocation; stale side effects in
+        // the first reset cycle are undone by the reset.)
+        self.s2_new.next = self.s2_miss.q.val() & !self.s2_dup.q.val() & self.s2_room.q.val();
+        self.s2_fail_alloc.next =
+            self.s2_miss.q.val() & !self.s2_dup.q.val() & !self.s2_room.q.val();
+        self.s2_alloc.next = self.s2_new.val();
         self.id_fifo.pop.next = false;
         self.ins_mask0.next = self.zero_s.val();
         self.ins_mask1.next = self.zero_s.val();
@@ -1670,7 +1683,7 @@ impl<
 
         // ================= S2: row read-modify-write, response, timer, free =================
         self.row_new.next = self.row.val();
-        if self.s2_new.q.val() {
+        if self.s2_new.val() {
             self.row_new.next.received = self.zero_p.val();
             self.row_new.next.stored = self.zero_p.val();
             self.row_new.next.src_ip = self.s2_ip.q.val();
@@ -1734,8 +1747,8 @@ impl<
             if self.s2_fail_bad.q.val() {
                 self.info_resp.fail.next = true;
                 self.cnt_bad_req.d.next = self.cnt_bad_req.q.val() + self.one_32.val();
-            } else if !self.s2_new.q.val()
-                & !self.s2_fail_alloc.q.val()
+            } else if !self.s2_new.val()
+                & !self.s2_fail_alloc.val()
                 & !self.s2_done.q.val()
                 & (self.row.val().msg_len != self.s2_len.q.val())
             {
@@ -1752,7 +1765,7 @@ impl<
                     self.tc_op.d.next = self.op_reschedule.val();
                     self.tc_expiry.d.next = self.now_d.q.val();
                 }
-            } else if self.s2_fail_alloc.q.val() {
+            } else if self.s2_fail_alloc.val() {
                 self.info_resp.fail.next = true;
                 self.cnt_alloc_fail.d.next = self.cnt_alloc_fail.q.val() + self.one_32.val();
             } else if self.s2_done.q.val() {
@@ -1762,7 +1775,7 @@ impl<
                 self.cnt_late.d.next = self.cnt_late.q.val() + self.one_32.val();
             } else {
                 self.info_resp.rx_msg_id.next = bit_cast::<16, A>(self.s2_id.q.val());
-                self.info_resp.is_new_msg.next = self.s2_new.q.val();
+                self.info_resp.is_new_msg.next = self.s2_new.val();
                 self.info_resp.is_new_pkt.next =
                     (self.row_new.val().received & self.pkt_bit.val()) == self.zero_p.val();
                 self.info_resp.is_last_pkt.next =
@@ -1777,7 +1790,7 @@ impl<
                 self.rows.write_data.next.received = self.received_next.val();
                 self.rows.write_data.next.expiry_lo = self.expiry_lo.val();
                 self.tc_valid.d.next = true;
-                if self.s2_new.q.val() {
+                if self.s2_new.val() {
                     self.active_set.next = self.one_n.val() << self.s2_id.q.val();
                 } else {
                     self.tc_op.d.next = self.op_reschedule.val();
