@@ -422,7 +422,8 @@ fn stat_cells_reads_cells_and_processes() {
 /// ports, 747 at 16.)
 ///
 /// `switch2_p16` was 9 until its admission summed the lanes' admissions in a register of
-/// their own (S4) before the counters add them: 7 now.
+/// their own (S4) before the counters add them: 7 then, 8 since Bolt's buffer half
+/// (2026-11-29).
 #[test]
 fn every_block_closes_within_eight_lut_levels() {
     const MAX_LEVELS: u64 = 8;
@@ -634,10 +635,10 @@ fn resources_are_read_from_a_committed_report() {
 /// The full sweep of `scripts/test-full.sh`: every row (switch2_p16 and the switch's
 /// per-mode rows included) through the xcup flow, and every one with a committed ECP5
 /// report through the ECP5 flow with place and route stopped after 120 minutes (the
-/// blocks that fit take minutes; `switch2_p4@droptail`, the one switch row with an ECP5
-/// report, an hour), into a temp dir, each compared with its committed report within the
-/// same tolerances. (`switch2_p4` in the other modes and `switch2_p16` have no ECP5
-/// report yet: docs/fpga.md.)
+/// blocks that fit take minutes; `switch2_p4@droptail` and `switch2_p4@trim`, the switch
+/// rows with an ECP5 report, about an hour each), into a temp dir, each compared with its
+/// committed report within the same tolerances. (`switch2_p4@tofino-trim`,
+/// `switch2_p4@bolt` and `switch2_p16` have no ECP5 report yet: docs/fpga.md.)
 #[test]
 #[ignore = "hours: every block, xcup and ECP5 place and route; scripts/test-full.sh"]
 fn full_sweep_matches_committed_reports() {
