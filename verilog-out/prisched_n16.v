@@ -53,7 +53,7 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
     localparam  one_hot$14 = 16'h4000;
     localparam  one_hot$15 = 16'h8000;
     localparam  ones_16 = 16'hffff;
-    localparam  n_ids = 16'h10;
+    localparam  id_high = 16'hfff0;
     localparam  entries_5 = 5'b10000;
     localparam  fifo_depth_5 = 5'b10000;
     localparam  one_5 = 5'b1;
@@ -347,24 +347,284 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
     reg  s1_found$d;
     wire  s1_found$q;
     reg  s1_found$clock;
-    reg  [3:0] s1_id$d;
-    wire  [3:0] s1_id$q;
-    reg  s1_id$clock;
-    reg  [15:0] s1_prio$d;
-    wire  [15:0] s1_prio$q;
-    reg  s1_prio$clock;
-    reg  [15:0] s1_a$d;
-    wire  [15:0] s1_a$q;
-    reg  s1_a$clock;
-    reg  [15:0] s1_b$d;
-    wire  [15:0] s1_b$q;
-    reg  s1_b$clock;
+    reg  [15:0] s1_win$d;
+    wire  [15:0] s1_win$q;
+    reg  s1_win$clock;
     reg  [4:0] s1_count$d;
     wire  [4:0] s1_count$q;
     reg  s1_count$clock;
-    reg  [15:0] s1_ahead$d;
-    wire  [15:0] s1_ahead$q;
-    reg  s1_ahead$clock;
+    reg  [4:0] s1_rk$0$d;
+    wire  [4:0] s1_rk$0$q;
+    reg  s1_rk$0$clock;
+    reg  [4:0] s1_rk$1$d;
+    wire  [4:0] s1_rk$1$q;
+    reg  s1_rk$1$clock;
+    reg  [4:0] s1_rk$2$d;
+    wire  [4:0] s1_rk$2$q;
+    reg  s1_rk$2$clock;
+    reg  [4:0] s1_rk$3$d;
+    wire  [4:0] s1_rk$3$q;
+    reg  s1_rk$3$clock;
+    reg  [4:0] s1_rk$4$d;
+    wire  [4:0] s1_rk$4$q;
+    reg  s1_rk$4$clock;
+    reg  [4:0] s1_rk$5$d;
+    wire  [4:0] s1_rk$5$q;
+    reg  s1_rk$5$clock;
+    reg  [4:0] s1_rk$6$d;
+    wire  [4:0] s1_rk$6$q;
+    reg  s1_rk$6$clock;
+    reg  [4:0] s1_rk$7$d;
+    wire  [4:0] s1_rk$7$q;
+    reg  s1_rk$7$clock;
+    reg  [4:0] s1_rk$8$d;
+    wire  [4:0] s1_rk$8$q;
+    reg  s1_rk$8$clock;
+    reg  [4:0] s1_rk$9$d;
+    wire  [4:0] s1_rk$9$q;
+    reg  s1_rk$9$clock;
+    reg  [4:0] s1_rk$10$d;
+    wire  [4:0] s1_rk$10$q;
+    reg  s1_rk$10$clock;
+    reg  [4:0] s1_rk$11$d;
+    wire  [4:0] s1_rk$11$q;
+    reg  s1_rk$11$clock;
+    reg  [4:0] s1_rk$12$d;
+    wire  [4:0] s1_rk$12$q;
+    reg  s1_rk$12$clock;
+    reg  [4:0] s1_rk$13$d;
+    wire  [4:0] s1_rk$13$q;
+    reg  s1_rk$13$clock;
+    reg  [4:0] s1_rk$14$d;
+    wire  [4:0] s1_rk$14$q;
+    reg  s1_rk$14$clock;
+    reg  [4:0] s1_rk$15$d;
+    wire  [4:0] s1_rk$15$q;
+    reg  s1_rk$15$clock;
+    reg  [15:0] rk_count$0$a;
+    wire  [4:0] rk_count$0$y;
+    reg  [15:0] rk_count$1$a;
+    wire  [4:0] rk_count$1$y;
+    reg  [15:0] rk_count$2$a;
+    wire  [4:0] rk_count$2$y;
+    reg  [15:0] rk_count$3$a;
+    wire  [4:0] rk_count$3$y;
+    reg  [15:0] rk_count$4$a;
+    wire  [4:0] rk_count$4$y;
+    reg  [15:0] rk_count$5$a;
+    wire  [4:0] rk_count$5$y;
+    reg  [15:0] rk_count$6$a;
+    wire  [4:0] rk_count$6$y;
+    reg  [15:0] rk_count$7$a;
+    wire  [4:0] rk_count$7$y;
+    reg  [15:0] rk_count$8$a;
+    wire  [4:0] rk_count$8$y;
+    reg  [15:0] rk_count$9$a;
+    wire  [4:0] rk_count$9$y;
+    reg  [15:0] rk_count$10$a;
+    wire  [4:0] rk_count$10$y;
+    reg  [15:0] rk_count$11$a;
+    wire  [4:0] rk_count$11$y;
+    reg  [15:0] rk_count$12$a;
+    wire  [4:0] rk_count$12$y;
+    reg  [15:0] rk_count$13$a;
+    wire  [4:0] rk_count$13$y;
+    reg  [15:0] rk_count$14$a;
+    wire  [4:0] rk_count$14$y;
+    reg  [15:0] rk_count$15$a;
+    wire  [4:0] rk_count$15$y;
+    reg  [3:0] sh_id$0$d;
+    wire  [3:0] sh_id$0$q;
+    reg  sh_id$0$clock;
+    reg  [3:0] sh_id$1$d;
+    wire  [3:0] sh_id$1$q;
+    reg  sh_id$1$clock;
+    reg  [3:0] sh_id$2$d;
+    wire  [3:0] sh_id$2$q;
+    reg  sh_id$2$clock;
+    reg  [3:0] sh_id$3$d;
+    wire  [3:0] sh_id$3$q;
+    reg  sh_id$3$clock;
+    reg  [3:0] sh_id$4$d;
+    wire  [3:0] sh_id$4$q;
+    reg  sh_id$4$clock;
+    reg  [3:0] sh_id$5$d;
+    wire  [3:0] sh_id$5$q;
+    reg  sh_id$5$clock;
+    reg  [3:0] sh_id$6$d;
+    wire  [3:0] sh_id$6$q;
+    reg  sh_id$6$clock;
+    reg  [3:0] sh_id$7$d;
+    wire  [3:0] sh_id$7$q;
+    reg  sh_id$7$clock;
+    reg  [3:0] sh_id$8$d;
+    wire  [3:0] sh_id$8$q;
+    reg  sh_id$8$clock;
+    reg  [3:0] sh_id$9$d;
+    wire  [3:0] sh_id$9$q;
+    reg  sh_id$9$clock;
+    reg  [3:0] sh_id$10$d;
+    wire  [3:0] sh_id$10$q;
+    reg  sh_id$10$clock;
+    reg  [3:0] sh_id$11$d;
+    wire  [3:0] sh_id$11$q;
+    reg  sh_id$11$clock;
+    reg  [3:0] sh_id$12$d;
+    wire  [3:0] sh_id$12$q;
+    reg  sh_id$12$clock;
+    reg  [3:0] sh_id$13$d;
+    wire  [3:0] sh_id$13$q;
+    reg  sh_id$13$clock;
+    reg  [3:0] sh_id$14$d;
+    wire  [3:0] sh_id$14$q;
+    reg  sh_id$14$clock;
+    reg  [3:0] sh_id$15$d;
+    wire  [3:0] sh_id$15$q;
+    reg  sh_id$15$clock;
+    reg  [15:0] sh_prio$0$d;
+    wire  [15:0] sh_prio$0$q;
+    reg  sh_prio$0$clock;
+    reg  [15:0] sh_prio$1$d;
+    wire  [15:0] sh_prio$1$q;
+    reg  sh_prio$1$clock;
+    reg  [15:0] sh_prio$2$d;
+    wire  [15:0] sh_prio$2$q;
+    reg  sh_prio$2$clock;
+    reg  [15:0] sh_prio$3$d;
+    wire  [15:0] sh_prio$3$q;
+    reg  sh_prio$3$clock;
+    reg  [15:0] sh_prio$4$d;
+    wire  [15:0] sh_prio$4$q;
+    reg  sh_prio$4$clock;
+    reg  [15:0] sh_prio$5$d;
+    wire  [15:0] sh_prio$5$q;
+    reg  sh_prio$5$clock;
+    reg  [15:0] sh_prio$6$d;
+    wire  [15:0] sh_prio$6$q;
+    reg  sh_prio$6$clock;
+    reg  [15:0] sh_prio$7$d;
+    wire  [15:0] sh_prio$7$q;
+    reg  sh_prio$7$clock;
+    reg  [15:0] sh_prio$8$d;
+    wire  [15:0] sh_prio$8$q;
+    reg  sh_prio$8$clock;
+    reg  [15:0] sh_prio$9$d;
+    wire  [15:0] sh_prio$9$q;
+    reg  sh_prio$9$clock;
+    reg  [15:0] sh_prio$10$d;
+    wire  [15:0] sh_prio$10$q;
+    reg  sh_prio$10$clock;
+    reg  [15:0] sh_prio$11$d;
+    wire  [15:0] sh_prio$11$q;
+    reg  sh_prio$11$clock;
+    reg  [15:0] sh_prio$12$d;
+    wire  [15:0] sh_prio$12$q;
+    reg  sh_prio$12$clock;
+    reg  [15:0] sh_prio$13$d;
+    wire  [15:0] sh_prio$13$q;
+    reg  sh_prio$13$clock;
+    reg  [15:0] sh_prio$14$d;
+    wire  [15:0] sh_prio$14$q;
+    reg  sh_prio$14$clock;
+    reg  [15:0] sh_prio$15$d;
+    wire  [15:0] sh_prio$15$q;
+    reg  sh_prio$15$clock;
+    reg  [15:0] sh_a$0$d;
+    wire  [15:0] sh_a$0$q;
+    reg  sh_a$0$clock;
+    reg  [15:0] sh_a$1$d;
+    wire  [15:0] sh_a$1$q;
+    reg  sh_a$1$clock;
+    reg  [15:0] sh_a$2$d;
+    wire  [15:0] sh_a$2$q;
+    reg  sh_a$2$clock;
+    reg  [15:0] sh_a$3$d;
+    wire  [15:0] sh_a$3$q;
+    reg  sh_a$3$clock;
+    reg  [15:0] sh_a$4$d;
+    wire  [15:0] sh_a$4$q;
+    reg  sh_a$4$clock;
+    reg  [15:0] sh_a$5$d;
+    wire  [15:0] sh_a$5$q;
+    reg  sh_a$5$clock;
+    reg  [15:0] sh_a$6$d;
+    wire  [15:0] sh_a$6$q;
+    reg  sh_a$6$clock;
+    reg  [15:0] sh_a$7$d;
+    wire  [15:0] sh_a$7$q;
+    reg  sh_a$7$clock;
+    reg  [15:0] sh_a$8$d;
+    wire  [15:0] sh_a$8$q;
+    reg  sh_a$8$clock;
+    reg  [15:0] sh_a$9$d;
+    wire  [15:0] sh_a$9$q;
+    reg  sh_a$9$clock;
+    reg  [15:0] sh_a$10$d;
+    wire  [15:0] sh_a$10$q;
+    reg  sh_a$10$clock;
+    reg  [15:0] sh_a$11$d;
+    wire  [15:0] sh_a$11$q;
+    reg  sh_a$11$clock;
+    reg  [15:0] sh_a$12$d;
+    wire  [15:0] sh_a$12$q;
+    reg  sh_a$12$clock;
+    reg  [15:0] sh_a$13$d;
+    wire  [15:0] sh_a$13$q;
+    reg  sh_a$13$clock;
+    reg  [15:0] sh_a$14$d;
+    wire  [15:0] sh_a$14$q;
+    reg  sh_a$14$clock;
+    reg  [15:0] sh_a$15$d;
+    wire  [15:0] sh_a$15$q;
+    reg  sh_a$15$clock;
+    reg  [15:0] sh_b$0$d;
+    wire  [15:0] sh_b$0$q;
+    reg  sh_b$0$clock;
+    reg  [15:0] sh_b$1$d;
+    wire  [15:0] sh_b$1$q;
+    reg  sh_b$1$clock;
+    reg  [15:0] sh_b$2$d;
+    wire  [15:0] sh_b$2$q;
+    reg  sh_b$2$clock;
+    reg  [15:0] sh_b$3$d;
+    wire  [15:0] sh_b$3$q;
+    reg  sh_b$3$clock;
+    reg  [15:0] sh_b$4$d;
+    wire  [15:0] sh_b$4$q;
+    reg  sh_b$4$clock;
+    reg  [15:0] sh_b$5$d;
+    wire  [15:0] sh_b$5$q;
+    reg  sh_b$5$clock;
+    reg  [15:0] sh_b$6$d;
+    wire  [15:0] sh_b$6$q;
+    reg  sh_b$6$clock;
+    reg  [15:0] sh_b$7$d;
+    wire  [15:0] sh_b$7$q;
+    reg  sh_b$7$clock;
+    reg  [15:0] sh_b$8$d;
+    wire  [15:0] sh_b$8$q;
+    reg  sh_b$8$clock;
+    reg  [15:0] sh_b$9$d;
+    wire  [15:0] sh_b$9$q;
+    reg  sh_b$9$clock;
+    reg  [15:0] sh_b$10$d;
+    wire  [15:0] sh_b$10$q;
+    reg  sh_b$10$clock;
+    reg  [15:0] sh_b$11$d;
+    wire  [15:0] sh_b$11$q;
+    reg  sh_b$11$clock;
+    reg  [15:0] sh_b$12$d;
+    wire  [15:0] sh_b$12$q;
+    reg  sh_b$12$clock;
+    reg  [15:0] sh_b$13$d;
+    wire  [15:0] sh_b$13$q;
+    reg  sh_b$13$clock;
+    reg  [15:0] sh_b$14$d;
+    wire  [15:0] sh_b$14$q;
+    reg  sh_b$14$clock;
+    reg  [15:0] sh_b$15$d;
+    wire  [15:0] sh_b$15$q;
+    reg  sh_b$15$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -419,6 +679,8 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
     
     // Local signals
     reg  any_free;
+    reg  [4:0] used_inc;
+    reg  [4:0] used_dec;
     reg  [15:0] fifo_head_id;
     reg  [3:0] head_idx;
     reg  [15:0] head_prio;
@@ -464,38 +726,7 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
     reg  [15:0] w_prio;
     reg  [15:0] w_a;
     reg  [15:0] w_b;
-    reg  [15:0] w_ahead;
-    reg  [4:0] pc1$0;
-    reg  [4:0] pc1$1;
-    reg  [4:0] pc1$2;
-    reg  [4:0] pc1$3;
-    reg  [4:0] pc1$4;
-    reg  [4:0] pc1$5;
-    reg  [4:0] pc1$6;
-    reg  [4:0] pc1$7;
-    reg  [4:0] pc1$8;
-    reg  [4:0] pc1$9;
-    reg  [4:0] pc1$10;
-    reg  [4:0] pc1$11;
-    reg  [4:0] pc1$12;
-    reg  [4:0] pc1$13;
-    reg  [4:0] pc1$14;
-    reg  [4:0] pc1$15;
-    reg  [4:0] pc2$0;
-    reg  [4:0] pc2$1;
-    reg  [4:0] pc2$2;
-    reg  [4:0] pc2$3;
-    reg  [4:0] pc2$4;
-    reg  [4:0] pc2$5;
-    reg  [4:0] pc2$6;
-    reg  [4:0] pc2$7;
-    reg  [4:0] pc4$0;
-    reg  [4:0] pc4$1;
-    reg  [4:0] pc4$2;
-    reg  [4:0] pc4$3;
-    reg  [4:0] pc8$0;
-    reg  [4:0] pc8$1;
-    reg  [4:0] rank;
+    reg  [4:0] w_rank;
     
     // Sub module instances
     prisched_n16$ent_valid ent_valid(
@@ -953,35 +1184,479 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         .q(s1_found$q),
         .clock(s1_found$clock)
     );
-    prisched_n16$s1_id s1_id(
-        .d(s1_id$d),
-        .q(s1_id$q),
-        .clock(s1_id$clock)
-    );
-    prisched_n16$s1_prio s1_prio(
-        .d(s1_prio$d),
-        .q(s1_prio$q),
-        .clock(s1_prio$clock)
-    );
-    prisched_n16$s1_a s1_a(
-        .d(s1_a$d),
-        .q(s1_a$q),
-        .clock(s1_a$clock)
-    );
-    prisched_n16$s1_b s1_b(
-        .d(s1_b$d),
-        .q(s1_b$q),
-        .clock(s1_b$clock)
+    prisched_n16$s1_win s1_win(
+        .d(s1_win$d),
+        .q(s1_win$q),
+        .clock(s1_win$clock)
     );
     prisched_n16$s1_count s1_count(
         .d(s1_count$d),
         .q(s1_count$q),
         .clock(s1_count$clock)
     );
-    prisched_n16$s1_ahead s1_ahead(
-        .d(s1_ahead$d),
-        .q(s1_ahead$q),
-        .clock(s1_ahead$clock)
+    prisched_n16$s1_rk$0 s1_rk$0(
+        .d(s1_rk$0$d),
+        .q(s1_rk$0$q),
+        .clock(s1_rk$0$clock)
+    );
+    prisched_n16$s1_rk$1 s1_rk$1(
+        .d(s1_rk$1$d),
+        .q(s1_rk$1$q),
+        .clock(s1_rk$1$clock)
+    );
+    prisched_n16$s1_rk$2 s1_rk$2(
+        .d(s1_rk$2$d),
+        .q(s1_rk$2$q),
+        .clock(s1_rk$2$clock)
+    );
+    prisched_n16$s1_rk$3 s1_rk$3(
+        .d(s1_rk$3$d),
+        .q(s1_rk$3$q),
+        .clock(s1_rk$3$clock)
+    );
+    prisched_n16$s1_rk$4 s1_rk$4(
+        .d(s1_rk$4$d),
+        .q(s1_rk$4$q),
+        .clock(s1_rk$4$clock)
+    );
+    prisched_n16$s1_rk$5 s1_rk$5(
+        .d(s1_rk$5$d),
+        .q(s1_rk$5$q),
+        .clock(s1_rk$5$clock)
+    );
+    prisched_n16$s1_rk$6 s1_rk$6(
+        .d(s1_rk$6$d),
+        .q(s1_rk$6$q),
+        .clock(s1_rk$6$clock)
+    );
+    prisched_n16$s1_rk$7 s1_rk$7(
+        .d(s1_rk$7$d),
+        .q(s1_rk$7$q),
+        .clock(s1_rk$7$clock)
+    );
+    prisched_n16$s1_rk$8 s1_rk$8(
+        .d(s1_rk$8$d),
+        .q(s1_rk$8$q),
+        .clock(s1_rk$8$clock)
+    );
+    prisched_n16$s1_rk$9 s1_rk$9(
+        .d(s1_rk$9$d),
+        .q(s1_rk$9$q),
+        .clock(s1_rk$9$clock)
+    );
+    prisched_n16$s1_rk$10 s1_rk$10(
+        .d(s1_rk$10$d),
+        .q(s1_rk$10$q),
+        .clock(s1_rk$10$clock)
+    );
+    prisched_n16$s1_rk$11 s1_rk$11(
+        .d(s1_rk$11$d),
+        .q(s1_rk$11$q),
+        .clock(s1_rk$11$clock)
+    );
+    prisched_n16$s1_rk$12 s1_rk$12(
+        .d(s1_rk$12$d),
+        .q(s1_rk$12$q),
+        .clock(s1_rk$12$clock)
+    );
+    prisched_n16$s1_rk$13 s1_rk$13(
+        .d(s1_rk$13$d),
+        .q(s1_rk$13$q),
+        .clock(s1_rk$13$clock)
+    );
+    prisched_n16$s1_rk$14 s1_rk$14(
+        .d(s1_rk$14$d),
+        .q(s1_rk$14$q),
+        .clock(s1_rk$14$clock)
+    );
+    prisched_n16$s1_rk$15 s1_rk$15(
+        .d(s1_rk$15$d),
+        .q(s1_rk$15$q),
+        .clock(s1_rk$15$clock)
+    );
+    prisched_n16$rk_count$0 rk_count$0(
+        .a(rk_count$0$a),
+        .y(rk_count$0$y)
+    );
+    prisched_n16$rk_count$1 rk_count$1(
+        .a(rk_count$1$a),
+        .y(rk_count$1$y)
+    );
+    prisched_n16$rk_count$2 rk_count$2(
+        .a(rk_count$2$a),
+        .y(rk_count$2$y)
+    );
+    prisched_n16$rk_count$3 rk_count$3(
+        .a(rk_count$3$a),
+        .y(rk_count$3$y)
+    );
+    prisched_n16$rk_count$4 rk_count$4(
+        .a(rk_count$4$a),
+        .y(rk_count$4$y)
+    );
+    prisched_n16$rk_count$5 rk_count$5(
+        .a(rk_count$5$a),
+        .y(rk_count$5$y)
+    );
+    prisched_n16$rk_count$6 rk_count$6(
+        .a(rk_count$6$a),
+        .y(rk_count$6$y)
+    );
+    prisched_n16$rk_count$7 rk_count$7(
+        .a(rk_count$7$a),
+        .y(rk_count$7$y)
+    );
+    prisched_n16$rk_count$8 rk_count$8(
+        .a(rk_count$8$a),
+        .y(rk_count$8$y)
+    );
+    prisched_n16$rk_count$9 rk_count$9(
+        .a(rk_count$9$a),
+        .y(rk_count$9$y)
+    );
+    prisched_n16$rk_count$10 rk_count$10(
+        .a(rk_count$10$a),
+        .y(rk_count$10$y)
+    );
+    prisched_n16$rk_count$11 rk_count$11(
+        .a(rk_count$11$a),
+        .y(rk_count$11$y)
+    );
+    prisched_n16$rk_count$12 rk_count$12(
+        .a(rk_count$12$a),
+        .y(rk_count$12$y)
+    );
+    prisched_n16$rk_count$13 rk_count$13(
+        .a(rk_count$13$a),
+        .y(rk_count$13$y)
+    );
+    prisched_n16$rk_count$14 rk_count$14(
+        .a(rk_count$14$a),
+        .y(rk_count$14$y)
+    );
+    prisched_n16$rk_count$15 rk_count$15(
+        .a(rk_count$15$a),
+        .y(rk_count$15$y)
+    );
+    prisched_n16$sh_id$0 sh_id$0(
+        .d(sh_id$0$d),
+        .q(sh_id$0$q),
+        .clock(sh_id$0$clock)
+    );
+    prisched_n16$sh_id$1 sh_id$1(
+        .d(sh_id$1$d),
+        .q(sh_id$1$q),
+        .clock(sh_id$1$clock)
+    );
+    prisched_n16$sh_id$2 sh_id$2(
+        .d(sh_id$2$d),
+        .q(sh_id$2$q),
+        .clock(sh_id$2$clock)
+    );
+    prisched_n16$sh_id$3 sh_id$3(
+        .d(sh_id$3$d),
+        .q(sh_id$3$q),
+        .clock(sh_id$3$clock)
+    );
+    prisched_n16$sh_id$4 sh_id$4(
+        .d(sh_id$4$d),
+        .q(sh_id$4$q),
+        .clock(sh_id$4$clock)
+    );
+    prisched_n16$sh_id$5 sh_id$5(
+        .d(sh_id$5$d),
+        .q(sh_id$5$q),
+        .clock(sh_id$5$clock)
+    );
+    prisched_n16$sh_id$6 sh_id$6(
+        .d(sh_id$6$d),
+        .q(sh_id$6$q),
+        .clock(sh_id$6$clock)
+    );
+    prisched_n16$sh_id$7 sh_id$7(
+        .d(sh_id$7$d),
+        .q(sh_id$7$q),
+        .clock(sh_id$7$clock)
+    );
+    prisched_n16$sh_id$8 sh_id$8(
+        .d(sh_id$8$d),
+        .q(sh_id$8$q),
+        .clock(sh_id$8$clock)
+    );
+    prisched_n16$sh_id$9 sh_id$9(
+        .d(sh_id$9$d),
+        .q(sh_id$9$q),
+        .clock(sh_id$9$clock)
+    );
+    prisched_n16$sh_id$10 sh_id$10(
+        .d(sh_id$10$d),
+        .q(sh_id$10$q),
+        .clock(sh_id$10$clock)
+    );
+    prisched_n16$sh_id$11 sh_id$11(
+        .d(sh_id$11$d),
+        .q(sh_id$11$q),
+        .clock(sh_id$11$clock)
+    );
+    prisched_n16$sh_id$12 sh_id$12(
+        .d(sh_id$12$d),
+        .q(sh_id$12$q),
+        .clock(sh_id$12$clock)
+    );
+    prisched_n16$sh_id$13 sh_id$13(
+        .d(sh_id$13$d),
+        .q(sh_id$13$q),
+        .clock(sh_id$13$clock)
+    );
+    prisched_n16$sh_id$14 sh_id$14(
+        .d(sh_id$14$d),
+        .q(sh_id$14$q),
+        .clock(sh_id$14$clock)
+    );
+    prisched_n16$sh_id$15 sh_id$15(
+        .d(sh_id$15$d),
+        .q(sh_id$15$q),
+        .clock(sh_id$15$clock)
+    );
+    prisched_n16$sh_prio$0 sh_prio$0(
+        .d(sh_prio$0$d),
+        .q(sh_prio$0$q),
+        .clock(sh_prio$0$clock)
+    );
+    prisched_n16$sh_prio$1 sh_prio$1(
+        .d(sh_prio$1$d),
+        .q(sh_prio$1$q),
+        .clock(sh_prio$1$clock)
+    );
+    prisched_n16$sh_prio$2 sh_prio$2(
+        .d(sh_prio$2$d),
+        .q(sh_prio$2$q),
+        .clock(sh_prio$2$clock)
+    );
+    prisched_n16$sh_prio$3 sh_prio$3(
+        .d(sh_prio$3$d),
+        .q(sh_prio$3$q),
+        .clock(sh_prio$3$clock)
+    );
+    prisched_n16$sh_prio$4 sh_prio$4(
+        .d(sh_prio$4$d),
+        .q(sh_prio$4$q),
+        .clock(sh_prio$4$clock)
+    );
+    prisched_n16$sh_prio$5 sh_prio$5(
+        .d(sh_prio$5$d),
+        .q(sh_prio$5$q),
+        .clock(sh_prio$5$clock)
+    );
+    prisched_n16$sh_prio$6 sh_prio$6(
+        .d(sh_prio$6$d),
+        .q(sh_prio$6$q),
+        .clock(sh_prio$6$clock)
+    );
+    prisched_n16$sh_prio$7 sh_prio$7(
+        .d(sh_prio$7$d),
+        .q(sh_prio$7$q),
+        .clock(sh_prio$7$clock)
+    );
+    prisched_n16$sh_prio$8 sh_prio$8(
+        .d(sh_prio$8$d),
+        .q(sh_prio$8$q),
+        .clock(sh_prio$8$clock)
+    );
+    prisched_n16$sh_prio$9 sh_prio$9(
+        .d(sh_prio$9$d),
+        .q(sh_prio$9$q),
+        .clock(sh_prio$9$clock)
+    );
+    prisched_n16$sh_prio$10 sh_prio$10(
+        .d(sh_prio$10$d),
+        .q(sh_prio$10$q),
+        .clock(sh_prio$10$clock)
+    );
+    prisched_n16$sh_prio$11 sh_prio$11(
+        .d(sh_prio$11$d),
+        .q(sh_prio$11$q),
+        .clock(sh_prio$11$clock)
+    );
+    prisched_n16$sh_prio$12 sh_prio$12(
+        .d(sh_prio$12$d),
+        .q(sh_prio$12$q),
+        .clock(sh_prio$12$clock)
+    );
+    prisched_n16$sh_prio$13 sh_prio$13(
+        .d(sh_prio$13$d),
+        .q(sh_prio$13$q),
+        .clock(sh_prio$13$clock)
+    );
+    prisched_n16$sh_prio$14 sh_prio$14(
+        .d(sh_prio$14$d),
+        .q(sh_prio$14$q),
+        .clock(sh_prio$14$clock)
+    );
+    prisched_n16$sh_prio$15 sh_prio$15(
+        .d(sh_prio$15$d),
+        .q(sh_prio$15$q),
+        .clock(sh_prio$15$clock)
+    );
+    prisched_n16$sh_a$0 sh_a$0(
+        .d(sh_a$0$d),
+        .q(sh_a$0$q),
+        .clock(sh_a$0$clock)
+    );
+    prisched_n16$sh_a$1 sh_a$1(
+        .d(sh_a$1$d),
+        .q(sh_a$1$q),
+        .clock(sh_a$1$clock)
+    );
+    prisched_n16$sh_a$2 sh_a$2(
+        .d(sh_a$2$d),
+        .q(sh_a$2$q),
+        .clock(sh_a$2$clock)
+    );
+    prisched_n16$sh_a$3 sh_a$3(
+        .d(sh_a$3$d),
+        .q(sh_a$3$q),
+        .clock(sh_a$3$clock)
+    );
+    prisched_n16$sh_a$4 sh_a$4(
+        .d(sh_a$4$d),
+        .q(sh_a$4$q),
+        .clock(sh_a$4$clock)
+    );
+    prisched_n16$sh_a$5 sh_a$5(
+        .d(sh_a$5$d),
+        .q(sh_a$5$q),
+        .clock(sh_a$5$clock)
+    );
+    prisched_n16$sh_a$6 sh_a$6(
+        .d(sh_a$6$d),
+        .q(sh_a$6$q),
+        .clock(sh_a$6$clock)
+    );
+    prisched_n16$sh_a$7 sh_a$7(
+        .d(sh_a$7$d),
+        .q(sh_a$7$q),
+        .clock(sh_a$7$clock)
+    );
+    prisched_n16$sh_a$8 sh_a$8(
+        .d(sh_a$8$d),
+        .q(sh_a$8$q),
+        .clock(sh_a$8$clock)
+    );
+    prisched_n16$sh_a$9 sh_a$9(
+        .d(sh_a$9$d),
+        .q(sh_a$9$q),
+        .clock(sh_a$9$clock)
+    );
+    prisched_n16$sh_a$10 sh_a$10(
+        .d(sh_a$10$d),
+        .q(sh_a$10$q),
+        .clock(sh_a$10$clock)
+    );
+    prisched_n16$sh_a$11 sh_a$11(
+        .d(sh_a$11$d),
+        .q(sh_a$11$q),
+        .clock(sh_a$11$clock)
+    );
+    prisched_n16$sh_a$12 sh_a$12(
+        .d(sh_a$12$d),
+        .q(sh_a$12$q),
+        .clock(sh_a$12$clock)
+    );
+    prisched_n16$sh_a$13 sh_a$13(
+        .d(sh_a$13$d),
+        .q(sh_a$13$q),
+        .clock(sh_a$13$clock)
+    );
+    prisched_n16$sh_a$14 sh_a$14(
+        .d(sh_a$14$d),
+        .q(sh_a$14$q),
+        .clock(sh_a$14$clock)
+    );
+    prisched_n16$sh_a$15 sh_a$15(
+        .d(sh_a$15$d),
+        .q(sh_a$15$q),
+        .clock(sh_a$15$clock)
+    );
+    prisched_n16$sh_b$0 sh_b$0(
+        .d(sh_b$0$d),
+        .q(sh_b$0$q),
+        .clock(sh_b$0$clock)
+    );
+    prisched_n16$sh_b$1 sh_b$1(
+        .d(sh_b$1$d),
+        .q(sh_b$1$q),
+        .clock(sh_b$1$clock)
+    );
+    prisched_n16$sh_b$2 sh_b$2(
+        .d(sh_b$2$d),
+        .q(sh_b$2$q),
+        .clock(sh_b$2$clock)
+    );
+    prisched_n16$sh_b$3 sh_b$3(
+        .d(sh_b$3$d),
+        .q(sh_b$3$q),
+        .clock(sh_b$3$clock)
+    );
+    prisched_n16$sh_b$4 sh_b$4(
+        .d(sh_b$4$d),
+        .q(sh_b$4$q),
+        .clock(sh_b$4$clock)
+    );
+    prisched_n16$sh_b$5 sh_b$5(
+        .d(sh_b$5$d),
+        .q(sh_b$5$q),
+        .clock(sh_b$5$clock)
+    );
+    prisched_n16$sh_b$6 sh_b$6(
+        .d(sh_b$6$d),
+        .q(sh_b$6$q),
+        .clock(sh_b$6$clock)
+    );
+    prisched_n16$sh_b$7 sh_b$7(
+        .d(sh_b$7$d),
+        .q(sh_b$7$q),
+        .clock(sh_b$7$clock)
+    );
+    prisched_n16$sh_b$8 sh_b$8(
+        .d(sh_b$8$d),
+        .q(sh_b$8$q),
+        .clock(sh_b$8$clock)
+    );
+    prisched_n16$sh_b$9 sh_b$9(
+        .d(sh_b$9$d),
+        .q(sh_b$9$q),
+        .clock(sh_b$9$clock)
+    );
+    prisched_n16$sh_b$10 sh_b$10(
+        .d(sh_b$10$d),
+        .q(sh_b$10$q),
+        .clock(sh_b$10$clock)
+    );
+    prisched_n16$sh_b$11 sh_b$11(
+        .d(sh_b$11$d),
+        .q(sh_b$11$q),
+        .clock(sh_b$11$clock)
+    );
+    prisched_n16$sh_b$12 sh_b$12(
+        .d(sh_b$12$d),
+        .q(sh_b$12$q),
+        .clock(sh_b$12$clock)
+    );
+    prisched_n16$sh_b$13 sh_b$13(
+        .d(sh_b$13$d),
+        .q(sh_b$13$q),
+        .clock(sh_b$13$clock)
+    );
+    prisched_n16$sh_b$14 sh_b$14(
+        .d(sh_b$14$d),
+        .q(sh_b$14$q),
+        .clock(sh_b$14$clock)
+    );
+    prisched_n16$sh_b$15 sh_b$15(
+        .d(sh_b$15$d),
+        .q(sh_b$15$q),
+        .clock(sh_b$15$clock)
     );
     prisched_n16$s2_valid s2_valid(
         .d(s2_valid$d),
@@ -1080,12 +1755,8 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         held$clock = clock;
         s1_valid$clock = clock;
         s1_found$clock = clock;
-        s1_id$clock = clock;
-        s1_prio$clock = clock;
-        s1_a$clock = clock;
-        s1_b$clock = clock;
+        s1_win$clock = clock;
         s1_count$clock = clock;
-        s1_ahead$clock = clock;
         s2_valid$clock = clock;
         s2_found$clock = clock;
         s2_id$clock = clock;
@@ -1112,12 +1783,8 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         held$d = held$q;
         s1_valid$d = s1_valid$q;
         s1_found$d = s1_found$q;
-        s1_id$d = s1_id$q;
-        s1_prio$d = s1_prio$q;
-        s1_a$d = s1_a$q;
-        s1_b$d = s1_b$q;
+        s1_win$d = s1_win$q;
         s1_count$d = s1_count$q;
-        s1_ahead$d = s1_ahead$q;
         s2_valid$d = s2_valid$q;
         s2_found$d = s2_found$q;
         s2_id$d = s2_id$q;
@@ -1140,6 +1807,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$0$clock = clock;
         ent_b$0$clock = clock;
         before$0$clock = clock;
+        s1_rk$0$clock = clock;
+        sh_id$0$clock = clock;
+        sh_prio$0$clock = clock;
+        sh_a$0$clock = clock;
+        sh_b$0$clock = clock;
         ent_id$0$d = ent_id$0$q;
         ent_prio$0$d = ent_prio$0$q;
         ent_a$0$d = ent_a$0$q;
@@ -1149,6 +1821,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$1$clock = clock;
         ent_b$1$clock = clock;
         before$1$clock = clock;
+        s1_rk$1$clock = clock;
+        sh_id$1$clock = clock;
+        sh_prio$1$clock = clock;
+        sh_a$1$clock = clock;
+        sh_b$1$clock = clock;
         ent_id$1$d = ent_id$1$q;
         ent_prio$1$d = ent_prio$1$q;
         ent_a$1$d = ent_a$1$q;
@@ -1158,6 +1835,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$2$clock = clock;
         ent_b$2$clock = clock;
         before$2$clock = clock;
+        s1_rk$2$clock = clock;
+        sh_id$2$clock = clock;
+        sh_prio$2$clock = clock;
+        sh_a$2$clock = clock;
+        sh_b$2$clock = clock;
         ent_id$2$d = ent_id$2$q;
         ent_prio$2$d = ent_prio$2$q;
         ent_a$2$d = ent_a$2$q;
@@ -1167,6 +1849,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$3$clock = clock;
         ent_b$3$clock = clock;
         before$3$clock = clock;
+        s1_rk$3$clock = clock;
+        sh_id$3$clock = clock;
+        sh_prio$3$clock = clock;
+        sh_a$3$clock = clock;
+        sh_b$3$clock = clock;
         ent_id$3$d = ent_id$3$q;
         ent_prio$3$d = ent_prio$3$q;
         ent_a$3$d = ent_a$3$q;
@@ -1176,6 +1863,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$4$clock = clock;
         ent_b$4$clock = clock;
         before$4$clock = clock;
+        s1_rk$4$clock = clock;
+        sh_id$4$clock = clock;
+        sh_prio$4$clock = clock;
+        sh_a$4$clock = clock;
+        sh_b$4$clock = clock;
         ent_id$4$d = ent_id$4$q;
         ent_prio$4$d = ent_prio$4$q;
         ent_a$4$d = ent_a$4$q;
@@ -1185,6 +1877,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$5$clock = clock;
         ent_b$5$clock = clock;
         before$5$clock = clock;
+        s1_rk$5$clock = clock;
+        sh_id$5$clock = clock;
+        sh_prio$5$clock = clock;
+        sh_a$5$clock = clock;
+        sh_b$5$clock = clock;
         ent_id$5$d = ent_id$5$q;
         ent_prio$5$d = ent_prio$5$q;
         ent_a$5$d = ent_a$5$q;
@@ -1194,6 +1891,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$6$clock = clock;
         ent_b$6$clock = clock;
         before$6$clock = clock;
+        s1_rk$6$clock = clock;
+        sh_id$6$clock = clock;
+        sh_prio$6$clock = clock;
+        sh_a$6$clock = clock;
+        sh_b$6$clock = clock;
         ent_id$6$d = ent_id$6$q;
         ent_prio$6$d = ent_prio$6$q;
         ent_a$6$d = ent_a$6$q;
@@ -1203,6 +1905,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$7$clock = clock;
         ent_b$7$clock = clock;
         before$7$clock = clock;
+        s1_rk$7$clock = clock;
+        sh_id$7$clock = clock;
+        sh_prio$7$clock = clock;
+        sh_a$7$clock = clock;
+        sh_b$7$clock = clock;
         ent_id$7$d = ent_id$7$q;
         ent_prio$7$d = ent_prio$7$q;
         ent_a$7$d = ent_a$7$q;
@@ -1212,6 +1919,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$8$clock = clock;
         ent_b$8$clock = clock;
         before$8$clock = clock;
+        s1_rk$8$clock = clock;
+        sh_id$8$clock = clock;
+        sh_prio$8$clock = clock;
+        sh_a$8$clock = clock;
+        sh_b$8$clock = clock;
         ent_id$8$d = ent_id$8$q;
         ent_prio$8$d = ent_prio$8$q;
         ent_a$8$d = ent_a$8$q;
@@ -1221,6 +1933,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$9$clock = clock;
         ent_b$9$clock = clock;
         before$9$clock = clock;
+        s1_rk$9$clock = clock;
+        sh_id$9$clock = clock;
+        sh_prio$9$clock = clock;
+        sh_a$9$clock = clock;
+        sh_b$9$clock = clock;
         ent_id$9$d = ent_id$9$q;
         ent_prio$9$d = ent_prio$9$q;
         ent_a$9$d = ent_a$9$q;
@@ -1230,6 +1947,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$10$clock = clock;
         ent_b$10$clock = clock;
         before$10$clock = clock;
+        s1_rk$10$clock = clock;
+        sh_id$10$clock = clock;
+        sh_prio$10$clock = clock;
+        sh_a$10$clock = clock;
+        sh_b$10$clock = clock;
         ent_id$10$d = ent_id$10$q;
         ent_prio$10$d = ent_prio$10$q;
         ent_a$10$d = ent_a$10$q;
@@ -1239,6 +1961,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$11$clock = clock;
         ent_b$11$clock = clock;
         before$11$clock = clock;
+        s1_rk$11$clock = clock;
+        sh_id$11$clock = clock;
+        sh_prio$11$clock = clock;
+        sh_a$11$clock = clock;
+        sh_b$11$clock = clock;
         ent_id$11$d = ent_id$11$q;
         ent_prio$11$d = ent_prio$11$q;
         ent_a$11$d = ent_a$11$q;
@@ -1248,6 +1975,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$12$clock = clock;
         ent_b$12$clock = clock;
         before$12$clock = clock;
+        s1_rk$12$clock = clock;
+        sh_id$12$clock = clock;
+        sh_prio$12$clock = clock;
+        sh_a$12$clock = clock;
+        sh_b$12$clock = clock;
         ent_id$12$d = ent_id$12$q;
         ent_prio$12$d = ent_prio$12$q;
         ent_a$12$d = ent_a$12$q;
@@ -1257,6 +1989,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$13$clock = clock;
         ent_b$13$clock = clock;
         before$13$clock = clock;
+        s1_rk$13$clock = clock;
+        sh_id$13$clock = clock;
+        sh_prio$13$clock = clock;
+        sh_a$13$clock = clock;
+        sh_b$13$clock = clock;
         ent_id$13$d = ent_id$13$q;
         ent_prio$13$d = ent_prio$13$q;
         ent_a$13$d = ent_a$13$q;
@@ -1266,6 +2003,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$14$clock = clock;
         ent_b$14$clock = clock;
         before$14$clock = clock;
+        s1_rk$14$clock = clock;
+        sh_id$14$clock = clock;
+        sh_prio$14$clock = clock;
+        sh_a$14$clock = clock;
+        sh_b$14$clock = clock;
         ent_id$14$d = ent_id$14$q;
         ent_prio$14$d = ent_prio$14$q;
         ent_a$14$d = ent_a$14$q;
@@ -1275,6 +2017,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         ent_a$15$clock = clock;
         ent_b$15$clock = clock;
         before$15$clock = clock;
+        s1_rk$15$clock = clock;
+        sh_id$15$clock = clock;
+        sh_prio$15$clock = clock;
+        sh_a$15$clock = clock;
+        sh_b$15$clock = clock;
         ent_id$15$d = ent_id$15$q;
         ent_prio$15$d = ent_prio$15$q;
         ent_a$15$d = ent_a$15$q;
@@ -1282,6 +2029,8 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         overflow$clock = clock;
         overflow$reset = reset;
         any_free = used$q != entries_5;
+        used_inc = used$q + one_5;
+        used_dec = used$q - one_5;
         fifo_head_id = overflow$head[0+:16];
         head_idx = fifo_head_id[0+:4];
         head_prio = overflow$head[16+:16];
@@ -1293,7 +2042,7 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         cmd$ready = ~promote;
         take = cmd$valid & ~promote;
         cmd_idx = cmd$id[0+:4];
-        cmd_legal = (cmd$id < n_ids) & ((cmd$op == op_upsert) | (cmd$op == op_remove));
+        cmd_legal = ((cmd$id & id_high) == zero_16) & ((cmd$op == op_upsert) | (cmd$op == op_remove));
         cmd_upsert = take & cmd_legal & (cmd$op == op_upsert);
         do_remove = take & cmd_legal & (cmd$op == op_remove);
         cmd_hit = held$q[cmd_idx];
@@ -1829,7 +2578,7 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         held$d = held$q;
         if (insert) begin
             ent_valid$d = ent_valid$q | free_one;
-            used$d = used$q + one_5;
+            used$d = used_inc;
         end
         if (ins_cmd) begin
             held$d = held$q | cmd_bit;
@@ -1842,7 +2591,7 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
             held$d = held$q & ~cmd_bit;
         end
         if (do_remove & cmd_hit) begin
-            used$d = used$q - one_5;
+            used$d = used_dec;
         end
         fifo_full = overflow$count == fifo_depth_5;
         to_fifo = cmd_upsert & ~cmd_hit & ~any_free & ~fifo_full;
@@ -2000,210 +2749,223 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         if (matching[15] & ((before$15$q | ~matching | one_hot$15) == ones_16)) begin
             win = win | one_hot$15;
         end
+        s1_valid$d = query$valid;
+        s1_found$d = matching != zero_16;
+        s1_win$d = win;
+        s1_count$d = used$q;
+        rk_count$0$a = ent_valid$q & ~(before$0$q | one_hot$0);
+        s1_rk$0$d = rk_count$0$y;
+        sh_id$0$d = ent_id$0$q;
+        sh_prio$0$d = ent_prio$0$q;
+        sh_a$0$d = ent_a$0$q;
+        sh_b$0$d = ent_b$0$q;
+        rk_count$1$a = ent_valid$q & ~(before$1$q | one_hot$1);
+        s1_rk$1$d = rk_count$1$y;
+        sh_id$1$d = ent_id$1$q;
+        sh_prio$1$d = ent_prio$1$q;
+        sh_a$1$d = ent_a$1$q;
+        sh_b$1$d = ent_b$1$q;
+        rk_count$2$a = ent_valid$q & ~(before$2$q | one_hot$2);
+        s1_rk$2$d = rk_count$2$y;
+        sh_id$2$d = ent_id$2$q;
+        sh_prio$2$d = ent_prio$2$q;
+        sh_a$2$d = ent_a$2$q;
+        sh_b$2$d = ent_b$2$q;
+        rk_count$3$a = ent_valid$q & ~(before$3$q | one_hot$3);
+        s1_rk$3$d = rk_count$3$y;
+        sh_id$3$d = ent_id$3$q;
+        sh_prio$3$d = ent_prio$3$q;
+        sh_a$3$d = ent_a$3$q;
+        sh_b$3$d = ent_b$3$q;
+        rk_count$4$a = ent_valid$q & ~(before$4$q | one_hot$4);
+        s1_rk$4$d = rk_count$4$y;
+        sh_id$4$d = ent_id$4$q;
+        sh_prio$4$d = ent_prio$4$q;
+        sh_a$4$d = ent_a$4$q;
+        sh_b$4$d = ent_b$4$q;
+        rk_count$5$a = ent_valid$q & ~(before$5$q | one_hot$5);
+        s1_rk$5$d = rk_count$5$y;
+        sh_id$5$d = ent_id$5$q;
+        sh_prio$5$d = ent_prio$5$q;
+        sh_a$5$d = ent_a$5$q;
+        sh_b$5$d = ent_b$5$q;
+        rk_count$6$a = ent_valid$q & ~(before$6$q | one_hot$6);
+        s1_rk$6$d = rk_count$6$y;
+        sh_id$6$d = ent_id$6$q;
+        sh_prio$6$d = ent_prio$6$q;
+        sh_a$6$d = ent_a$6$q;
+        sh_b$6$d = ent_b$6$q;
+        rk_count$7$a = ent_valid$q & ~(before$7$q | one_hot$7);
+        s1_rk$7$d = rk_count$7$y;
+        sh_id$7$d = ent_id$7$q;
+        sh_prio$7$d = ent_prio$7$q;
+        sh_a$7$d = ent_a$7$q;
+        sh_b$7$d = ent_b$7$q;
+        rk_count$8$a = ent_valid$q & ~(before$8$q | one_hot$8);
+        s1_rk$8$d = rk_count$8$y;
+        sh_id$8$d = ent_id$8$q;
+        sh_prio$8$d = ent_prio$8$q;
+        sh_a$8$d = ent_a$8$q;
+        sh_b$8$d = ent_b$8$q;
+        rk_count$9$a = ent_valid$q & ~(before$9$q | one_hot$9);
+        s1_rk$9$d = rk_count$9$y;
+        sh_id$9$d = ent_id$9$q;
+        sh_prio$9$d = ent_prio$9$q;
+        sh_a$9$d = ent_a$9$q;
+        sh_b$9$d = ent_b$9$q;
+        rk_count$10$a = ent_valid$q & ~(before$10$q | one_hot$10);
+        s1_rk$10$d = rk_count$10$y;
+        sh_id$10$d = ent_id$10$q;
+        sh_prio$10$d = ent_prio$10$q;
+        sh_a$10$d = ent_a$10$q;
+        sh_b$10$d = ent_b$10$q;
+        rk_count$11$a = ent_valid$q & ~(before$11$q | one_hot$11);
+        s1_rk$11$d = rk_count$11$y;
+        sh_id$11$d = ent_id$11$q;
+        sh_prio$11$d = ent_prio$11$q;
+        sh_a$11$d = ent_a$11$q;
+        sh_b$11$d = ent_b$11$q;
+        rk_count$12$a = ent_valid$q & ~(before$12$q | one_hot$12);
+        s1_rk$12$d = rk_count$12$y;
+        sh_id$12$d = ent_id$12$q;
+        sh_prio$12$d = ent_prio$12$q;
+        sh_a$12$d = ent_a$12$q;
+        sh_b$12$d = ent_b$12$q;
+        rk_count$13$a = ent_valid$q & ~(before$13$q | one_hot$13);
+        s1_rk$13$d = rk_count$13$y;
+        sh_id$13$d = ent_id$13$q;
+        sh_prio$13$d = ent_prio$13$q;
+        sh_a$13$d = ent_a$13$q;
+        sh_b$13$d = ent_b$13$q;
+        rk_count$14$a = ent_valid$q & ~(before$14$q | one_hot$14);
+        s1_rk$14$d = rk_count$14$y;
+        sh_id$14$d = ent_id$14$q;
+        sh_prio$14$d = ent_prio$14$q;
+        sh_a$14$d = ent_a$14$q;
+        sh_b$14$d = ent_b$14$q;
+        rk_count$15$a = ent_valid$q & ~(before$15$q | one_hot$15);
+        s1_rk$15$d = rk_count$15$y;
+        sh_id$15$d = ent_id$15$q;
+        sh_prio$15$d = ent_prio$15$q;
+        sh_a$15$d = ent_a$15$q;
+        sh_b$15$d = ent_b$15$q;
         w_id = zero_a;
         w_prio = zero_16;
         w_a = zero_16;
         w_b = zero_16;
-        w_ahead = zero_16;
-        if (win[0]) begin
-            w_id = w_id | ent_id$0$q;
-            w_prio = w_prio | ent_prio$0$q;
-            w_a = w_a | ent_a$0$q;
-            w_b = w_b | ent_b$0$q;
-            w_ahead = w_ahead | ~(before$0$q | one_hot$0);
+        w_rank = zero_5;
+        if (s1_win$q[0]) begin
+            w_id = w_id | sh_id$0$q;
+            w_prio = w_prio | sh_prio$0$q;
+            w_a = w_a | sh_a$0$q;
+            w_b = w_b | sh_b$0$q;
+            w_rank = w_rank | s1_rk$0$q;
         end
-        if (win[1]) begin
-            w_id = w_id | ent_id$1$q;
-            w_prio = w_prio | ent_prio$1$q;
-            w_a = w_a | ent_a$1$q;
-            w_b = w_b | ent_b$1$q;
-            w_ahead = w_ahead | ~(before$1$q | one_hot$1);
+        if (s1_win$q[1]) begin
+            w_id = w_id | sh_id$1$q;
+            w_prio = w_prio | sh_prio$1$q;
+            w_a = w_a | sh_a$1$q;
+            w_b = w_b | sh_b$1$q;
+            w_rank = w_rank | s1_rk$1$q;
         end
-        if (win[2]) begin
-            w_id = w_id | ent_id$2$q;
-            w_prio = w_prio | ent_prio$2$q;
-            w_a = w_a | ent_a$2$q;
-            w_b = w_b | ent_b$2$q;
-            w_ahead = w_ahead | ~(before$2$q | one_hot$2);
+        if (s1_win$q[2]) begin
+            w_id = w_id | sh_id$2$q;
+            w_prio = w_prio | sh_prio$2$q;
+            w_a = w_a | sh_a$2$q;
+            w_b = w_b | sh_b$2$q;
+            w_rank = w_rank | s1_rk$2$q;
         end
-        if (win[3]) begin
-            w_id = w_id | ent_id$3$q;
-            w_prio = w_prio | ent_prio$3$q;
-            w_a = w_a | ent_a$3$q;
-            w_b = w_b | ent_b$3$q;
-            w_ahead = w_ahead | ~(before$3$q | one_hot$3);
+        if (s1_win$q[3]) begin
+            w_id = w_id | sh_id$3$q;
+            w_prio = w_prio | sh_prio$3$q;
+            w_a = w_a | sh_a$3$q;
+            w_b = w_b | sh_b$3$q;
+            w_rank = w_rank | s1_rk$3$q;
         end
-        if (win[4]) begin
-            w_id = w_id | ent_id$4$q;
-            w_prio = w_prio | ent_prio$4$q;
-            w_a = w_a | ent_a$4$q;
-            w_b = w_b | ent_b$4$q;
-            w_ahead = w_ahead | ~(before$4$q | one_hot$4);
+        if (s1_win$q[4]) begin
+            w_id = w_id | sh_id$4$q;
+            w_prio = w_prio | sh_prio$4$q;
+            w_a = w_a | sh_a$4$q;
+            w_b = w_b | sh_b$4$q;
+            w_rank = w_rank | s1_rk$4$q;
         end
-        if (win[5]) begin
-            w_id = w_id | ent_id$5$q;
-            w_prio = w_prio | ent_prio$5$q;
-            w_a = w_a | ent_a$5$q;
-            w_b = w_b | ent_b$5$q;
-            w_ahead = w_ahead | ~(before$5$q | one_hot$5);
+        if (s1_win$q[5]) begin
+            w_id = w_id | sh_id$5$q;
+            w_prio = w_prio | sh_prio$5$q;
+            w_a = w_a | sh_a$5$q;
+            w_b = w_b | sh_b$5$q;
+            w_rank = w_rank | s1_rk$5$q;
         end
-        if (win[6]) begin
-            w_id = w_id | ent_id$6$q;
-            w_prio = w_prio | ent_prio$6$q;
-            w_a = w_a | ent_a$6$q;
-            w_b = w_b | ent_b$6$q;
-            w_ahead = w_ahead | ~(before$6$q | one_hot$6);
+        if (s1_win$q[6]) begin
+            w_id = w_id | sh_id$6$q;
+            w_prio = w_prio | sh_prio$6$q;
+            w_a = w_a | sh_a$6$q;
+            w_b = w_b | sh_b$6$q;
+            w_rank = w_rank | s1_rk$6$q;
         end
-        if (win[7]) begin
-            w_id = w_id | ent_id$7$q;
-            w_prio = w_prio | ent_prio$7$q;
-            w_a = w_a | ent_a$7$q;
-            w_b = w_b | ent_b$7$q;
-            w_ahead = w_ahead | ~(before$7$q | one_hot$7);
+        if (s1_win$q[7]) begin
+            w_id = w_id | sh_id$7$q;
+            w_prio = w_prio | sh_prio$7$q;
+            w_a = w_a | sh_a$7$q;
+            w_b = w_b | sh_b$7$q;
+            w_rank = w_rank | s1_rk$7$q;
         end
-        if (win[8]) begin
-            w_id = w_id | ent_id$8$q;
-            w_prio = w_prio | ent_prio$8$q;
-            w_a = w_a | ent_a$8$q;
-            w_b = w_b | ent_b$8$q;
-            w_ahead = w_ahead | ~(before$8$q | one_hot$8);
+        if (s1_win$q[8]) begin
+            w_id = w_id | sh_id$8$q;
+            w_prio = w_prio | sh_prio$8$q;
+            w_a = w_a | sh_a$8$q;
+            w_b = w_b | sh_b$8$q;
+            w_rank = w_rank | s1_rk$8$q;
         end
-        if (win[9]) begin
-            w_id = w_id | ent_id$9$q;
-            w_prio = w_prio | ent_prio$9$q;
-            w_a = w_a | ent_a$9$q;
-            w_b = w_b | ent_b$9$q;
-            w_ahead = w_ahead | ~(before$9$q | one_hot$9);
+        if (s1_win$q[9]) begin
+            w_id = w_id | sh_id$9$q;
+            w_prio = w_prio | sh_prio$9$q;
+            w_a = w_a | sh_a$9$q;
+            w_b = w_b | sh_b$9$q;
+            w_rank = w_rank | s1_rk$9$q;
         end
-        if (win[10]) begin
-            w_id = w_id | ent_id$10$q;
-            w_prio = w_prio | ent_prio$10$q;
-            w_a = w_a | ent_a$10$q;
-            w_b = w_b | ent_b$10$q;
-            w_ahead = w_ahead | ~(before$10$q | one_hot$10);
+        if (s1_win$q[10]) begin
+            w_id = w_id | sh_id$10$q;
+            w_prio = w_prio | sh_prio$10$q;
+            w_a = w_a | sh_a$10$q;
+            w_b = w_b | sh_b$10$q;
+            w_rank = w_rank | s1_rk$10$q;
         end
-        if (win[11]) begin
-            w_id = w_id | ent_id$11$q;
-            w_prio = w_prio | ent_prio$11$q;
-            w_a = w_a | ent_a$11$q;
-            w_b = w_b | ent_b$11$q;
-            w_ahead = w_ahead | ~(before$11$q | one_hot$11);
+        if (s1_win$q[11]) begin
+            w_id = w_id | sh_id$11$q;
+            w_prio = w_prio | sh_prio$11$q;
+            w_a = w_a | sh_a$11$q;
+            w_b = w_b | sh_b$11$q;
+            w_rank = w_rank | s1_rk$11$q;
         end
-        if (win[12]) begin
-            w_id = w_id | ent_id$12$q;
-            w_prio = w_prio | ent_prio$12$q;
-            w_a = w_a | ent_a$12$q;
-            w_b = w_b | ent_b$12$q;
-            w_ahead = w_ahead | ~(before$12$q | one_hot$12);
+        if (s1_win$q[12]) begin
+            w_id = w_id | sh_id$12$q;
+            w_prio = w_prio | sh_prio$12$q;
+            w_a = w_a | sh_a$12$q;
+            w_b = w_b | sh_b$12$q;
+            w_rank = w_rank | s1_rk$12$q;
         end
-        if (win[13]) begin
-            w_id = w_id | ent_id$13$q;
-            w_prio = w_prio | ent_prio$13$q;
-            w_a = w_a | ent_a$13$q;
-            w_b = w_b | ent_b$13$q;
-            w_ahead = w_ahead | ~(before$13$q | one_hot$13);
+        if (s1_win$q[13]) begin
+            w_id = w_id | sh_id$13$q;
+            w_prio = w_prio | sh_prio$13$q;
+            w_a = w_a | sh_a$13$q;
+            w_b = w_b | sh_b$13$q;
+            w_rank = w_rank | s1_rk$13$q;
         end
-        if (win[14]) begin
-            w_id = w_id | ent_id$14$q;
-            w_prio = w_prio | ent_prio$14$q;
-            w_a = w_a | ent_a$14$q;
-            w_b = w_b | ent_b$14$q;
-            w_ahead = w_ahead | ~(before$14$q | one_hot$14);
+        if (s1_win$q[14]) begin
+            w_id = w_id | sh_id$14$q;
+            w_prio = w_prio | sh_prio$14$q;
+            w_a = w_a | sh_a$14$q;
+            w_b = w_b | sh_b$14$q;
+            w_rank = w_rank | s1_rk$14$q;
         end
-        if (win[15]) begin
-            w_id = w_id | ent_id$15$q;
-            w_prio = w_prio | ent_prio$15$q;
-            w_a = w_a | ent_a$15$q;
-            w_b = w_b | ent_b$15$q;
-            w_ahead = w_ahead | ~(before$15$q | one_hot$15);
+        if (s1_win$q[15]) begin
+            w_id = w_id | sh_id$15$q;
+            w_prio = w_prio | sh_prio$15$q;
+            w_a = w_a | sh_a$15$q;
+            w_b = w_b | sh_b$15$q;
+            w_rank = w_rank | s1_rk$15$q;
         end
-        s1_valid$d = query$valid;
-        s1_found$d = matching != zero_16;
-        s1_id$d = w_id;
-        s1_prio$d = w_prio;
-        s1_a$d = w_a;
-        s1_b$d = w_b;
-        s1_count$d = used$q;
-        s1_ahead$d = ent_valid$q & w_ahead;
-        pc1$0 = zero_5;
-        if (s1_ahead$q[0]) begin
-            pc1$0 = one_5;
-        end
-        pc1$1 = zero_5;
-        if (s1_ahead$q[1]) begin
-            pc1$1 = one_5;
-        end
-        pc1$2 = zero_5;
-        if (s1_ahead$q[2]) begin
-            pc1$2 = one_5;
-        end
-        pc1$3 = zero_5;
-        if (s1_ahead$q[3]) begin
-            pc1$3 = one_5;
-        end
-        pc1$4 = zero_5;
-        if (s1_ahead$q[4]) begin
-            pc1$4 = one_5;
-        end
-        pc1$5 = zero_5;
-        if (s1_ahead$q[5]) begin
-            pc1$5 = one_5;
-        end
-        pc1$6 = zero_5;
-        if (s1_ahead$q[6]) begin
-            pc1$6 = one_5;
-        end
-        pc1$7 = zero_5;
-        if (s1_ahead$q[7]) begin
-            pc1$7 = one_5;
-        end
-        pc1$8 = zero_5;
-        if (s1_ahead$q[8]) begin
-            pc1$8 = one_5;
-        end
-        pc1$9 = zero_5;
-        if (s1_ahead$q[9]) begin
-            pc1$9 = one_5;
-        end
-        pc1$10 = zero_5;
-        if (s1_ahead$q[10]) begin
-            pc1$10 = one_5;
-        end
-        pc1$11 = zero_5;
-        if (s1_ahead$q[11]) begin
-            pc1$11 = one_5;
-        end
-        pc1$12 = zero_5;
-        if (s1_ahead$q[12]) begin
-            pc1$12 = one_5;
-        end
-        pc1$13 = zero_5;
-        if (s1_ahead$q[13]) begin
-            pc1$13 = one_5;
-        end
-        pc1$14 = zero_5;
-        if (s1_ahead$q[14]) begin
-            pc1$14 = one_5;
-        end
-        pc1$15 = zero_5;
-        if (s1_ahead$q[15]) begin
-            pc1$15 = one_5;
-        end
-        pc2$0 = pc1$0 + pc1$1;
-        pc2$1 = pc1$2 + pc1$3;
-        pc2$2 = pc1$4 + pc1$5;
-        pc2$3 = pc1$6 + pc1$7;
-        pc2$4 = pc1$8 + pc1$9;
-        pc2$5 = pc1$10 + pc1$11;
-        pc2$6 = pc1$12 + pc1$13;
-        pc2$7 = pc1$14 + pc1$15;
-        pc4$0 = pc2$0 + pc2$1;
-        pc4$1 = pc2$2 + pc2$3;
-        pc4$2 = pc2$4 + pc2$5;
-        pc4$3 = pc2$6 + pc2$7;
-        pc8$0 = pc4$0 + pc4$1;
-        pc8$1 = pc4$2 + pc4$3;
-        rank = pc8$0 + pc8$1;
         s2_valid$d = s1_valid$q;
         s2_found$d = 1'b0;
         s2_id$d = zero_16;
@@ -2214,11 +2976,11 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         s2_count$d = zero_8;
         if (s1_valid$q) begin
             s2_found$d = s1_found$q;
-            s2_id$d = 16'(s1_id$q);
-            s2_prio$d = s1_prio$q;
-            s2_a$d = s1_a$q;
-            s2_b$d = s1_b$q;
-            s2_rank$d = 8'(rank);
+            s2_id$d = 16'(w_id);
+            s2_prio$d = w_prio;
+            s2_a$d = w_a;
+            s2_b$d = w_b;
+            s2_rank$d = 8'(w_rank);
             s2_count$d = 8'(s1_count$q);
         end
         resp$valid = s2_valid$q;
@@ -4504,61 +5266,2052 @@ module prisched_n16$overflow$rest$wp(d,q,clock);
 endmodule // prisched_n16$overflow$rest$wp
 
 
-module prisched_n16$s1_a(d,q,clock);
+module prisched_n16$rk_count$0(a,y);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
+    input wire  [15:0] a;
+    output reg  [4:0] y;
     
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n16$s1_a
+endmodule // prisched_n16$rk_count$0
 
 
-module prisched_n16$s1_ahead(d,q,clock);
+module prisched_n16$rk_count$1(a,y);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
+    input wire  [15:0] a;
+    output reg  [4:0] y;
     
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
     end
     
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n16$s1_ahead
+endmodule // prisched_n16$rk_count$1
 
 
-module prisched_n16$s1_b(d,q,clock);
+module prisched_n16$rk_count$10(a,y);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
+    input wire  [15:0] a;
+    output reg  [4:0] y;
     
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
     end
     
-    always @(posedge clock) begin
-       q <= d;
+endmodule // prisched_n16$rk_count$10
+
+
+module prisched_n16$rk_count$11(a,y);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    output reg  [4:0] y;
+    
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
     end
-          
-endmodule // prisched_n16$s1_b
+    
+endmodule // prisched_n16$rk_count$11
+
+
+module prisched_n16$rk_count$12(a,y);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    output reg  [4:0] y;
+    
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
+    end
+    
+endmodule // prisched_n16$rk_count$12
+
+
+module prisched_n16$rk_count$13(a,y);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    output reg  [4:0] y;
+    
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
+    end
+    
+endmodule // prisched_n16$rk_count$13
+
+
+module prisched_n16$rk_count$14(a,y);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    output reg  [4:0] y;
+    
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
+    end
+    
+endmodule // prisched_n16$rk_count$14
+
+
+module prisched_n16$rk_count$15(a,y);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    output reg  [4:0] y;
+    
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
+    end
+    
+endmodule // prisched_n16$rk_count$15
+
+
+module prisched_n16$rk_count$2(a,y);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    output reg  [4:0] y;
+    
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
+    end
+    
+endmodule // prisched_n16$rk_count$2
+
+
+module prisched_n16$rk_count$3(a,y);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    output reg  [4:0] y;
+    
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
+    end
+    
+endmodule // prisched_n16$rk_count$3
+
+
+module prisched_n16$rk_count$4(a,y);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    output reg  [4:0] y;
+    
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
+    end
+    
+endmodule // prisched_n16$rk_count$4
+
+
+module prisched_n16$rk_count$5(a,y);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    output reg  [4:0] y;
+    
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
+    end
+    
+endmodule // prisched_n16$rk_count$5
+
+
+module prisched_n16$rk_count$6(a,y);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    output reg  [4:0] y;
+    
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
+    end
+    
+endmodule // prisched_n16$rk_count$6
+
+
+module prisched_n16$rk_count$7(a,y);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    output reg  [4:0] y;
+    
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
+    end
+    
+endmodule // prisched_n16$rk_count$7
+
+
+module prisched_n16$rk_count$8(a,y);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    output reg  [4:0] y;
+    
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
+    end
+    
+endmodule // prisched_n16$rk_count$8
+
+
+module prisched_n16$rk_count$9(a,y);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    output reg  [4:0] y;
+    
+    // Constant declarations
+    localparam  one_5 = 5'b1;
+    localparam  zero_5 = 5'b0;
+    
+    // Local signals
+    reg  [4:0] p1$0;
+    reg  [4:0] p1$1;
+    reg  [4:0] p1$2;
+    reg  [4:0] p1$3;
+    reg  [4:0] p1$4;
+    reg  [4:0] p1$5;
+    reg  [4:0] p1$6;
+    reg  [4:0] p1$7;
+    reg  [4:0] p1$8;
+    reg  [4:0] p1$9;
+    reg  [4:0] p1$10;
+    reg  [4:0] p1$11;
+    reg  [4:0] p1$12;
+    reg  [4:0] p1$13;
+    reg  [4:0] p1$14;
+    reg  [4:0] p1$15;
+    reg  [4:0] p2$0;
+    reg  [4:0] p2$1;
+    reg  [4:0] p2$2;
+    reg  [4:0] p2$3;
+    reg  [4:0] p2$4;
+    reg  [4:0] p2$5;
+    reg  [4:0] p2$6;
+    reg  [4:0] p2$7;
+    reg  [4:0] p4$0;
+    reg  [4:0] p4$1;
+    reg  [4:0] p4$2;
+    reg  [4:0] p4$3;
+    reg  [4:0] p8$0;
+    reg  [4:0] p8$1;
+    
+    // Update code
+    always @(*) begin
+        p1$0 = zero_5;
+        if (a[0]) begin
+            p1$0 = one_5;
+        end
+        p1$1 = zero_5;
+        if (a[1]) begin
+            p1$1 = one_5;
+        end
+        p1$2 = zero_5;
+        if (a[2]) begin
+            p1$2 = one_5;
+        end
+        p1$3 = zero_5;
+        if (a[3]) begin
+            p1$3 = one_5;
+        end
+        p1$4 = zero_5;
+        if (a[4]) begin
+            p1$4 = one_5;
+        end
+        p1$5 = zero_5;
+        if (a[5]) begin
+            p1$5 = one_5;
+        end
+        p1$6 = zero_5;
+        if (a[6]) begin
+            p1$6 = one_5;
+        end
+        p1$7 = zero_5;
+        if (a[7]) begin
+            p1$7 = one_5;
+        end
+        p1$8 = zero_5;
+        if (a[8]) begin
+            p1$8 = one_5;
+        end
+        p1$9 = zero_5;
+        if (a[9]) begin
+            p1$9 = one_5;
+        end
+        p1$10 = zero_5;
+        if (a[10]) begin
+            p1$10 = one_5;
+        end
+        p1$11 = zero_5;
+        if (a[11]) begin
+            p1$11 = one_5;
+        end
+        p1$12 = zero_5;
+        if (a[12]) begin
+            p1$12 = one_5;
+        end
+        p1$13 = zero_5;
+        if (a[13]) begin
+            p1$13 = one_5;
+        end
+        p1$14 = zero_5;
+        if (a[14]) begin
+            p1$14 = one_5;
+        end
+        p1$15 = zero_5;
+        if (a[15]) begin
+            p1$15 = one_5;
+        end
+        p2$0 = p1$0 + p1$1;
+        p2$1 = p1$2 + p1$3;
+        p2$2 = p1$4 + p1$5;
+        p2$3 = p1$6 + p1$7;
+        p2$4 = p1$8 + p1$9;
+        p2$5 = p1$10 + p1$11;
+        p2$6 = p1$12 + p1$13;
+        p2$7 = p1$14 + p1$15;
+        p4$0 = p2$0 + p2$1;
+        p4$1 = p2$2 + p2$3;
+        p4$2 = p2$4 + p2$5;
+        p4$3 = p2$6 + p2$7;
+        p8$0 = p4$0 + p4$1;
+        p8$1 = p4$2 + p4$3;
+        y = p8$0 + p8$1;
+    end
+    
+endmodule // prisched_n16$rk_count$9
 
 
 module prisched_n16$s1_count(d,q,clock);
@@ -4599,42 +7352,308 @@ module prisched_n16$s1_found(d,q,clock);
 endmodule // prisched_n16$s1_found
 
 
-module prisched_n16$s1_id(d,q,clock);
+module prisched_n16$s1_rk$0(d,q,clock);
     
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 4'h0;
+       q = 5'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // prisched_n16$s1_id
+endmodule // prisched_n16$s1_rk$0
 
 
-module prisched_n16$s1_prio(d,q,clock);
+module prisched_n16$s1_rk$1(d,q,clock);
     
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 5'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // prisched_n16$s1_prio
+endmodule // prisched_n16$s1_rk$1
+
+
+module prisched_n16$s1_rk$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$10
+
+
+module prisched_n16$s1_rk$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$11
+
+
+module prisched_n16$s1_rk$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$12
+
+
+module prisched_n16$s1_rk$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$13
+
+
+module prisched_n16$s1_rk$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$14
+
+
+module prisched_n16$s1_rk$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$15
+
+
+module prisched_n16$s1_rk$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$2
+
+
+module prisched_n16$s1_rk$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$3
+
+
+module prisched_n16$s1_rk$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$4
+
+
+module prisched_n16$s1_rk$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$5
+
+
+module prisched_n16$s1_rk$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$6
+
+
+module prisched_n16$s1_rk$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$7
+
+
+module prisched_n16$s1_rk$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$8
+
+
+module prisched_n16$s1_rk$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_rk$9
 
 
 module prisched_n16$s1_valid(d,q,clock);
@@ -4654,6 +7673,25 @@ module prisched_n16$s1_valid(d,q,clock);
     end
           
 endmodule // prisched_n16$s1_valid
+
+
+module prisched_n16$s1_win(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$s1_win
 
 
 module prisched_n16$s2_a(d,q,clock);
@@ -4806,6 +7844,1222 @@ module prisched_n16$s2_valid(d,q,clock);
     end
           
 endmodule // prisched_n16$s2_valid
+
+
+module prisched_n16$sh_a$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$0
+
+
+module prisched_n16$sh_a$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$1
+
+
+module prisched_n16$sh_a$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$10
+
+
+module prisched_n16$sh_a$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$11
+
+
+module prisched_n16$sh_a$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$12
+
+
+module prisched_n16$sh_a$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$13
+
+
+module prisched_n16$sh_a$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$14
+
+
+module prisched_n16$sh_a$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$15
+
+
+module prisched_n16$sh_a$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$2
+
+
+module prisched_n16$sh_a$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$3
+
+
+module prisched_n16$sh_a$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$4
+
+
+module prisched_n16$sh_a$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$5
+
+
+module prisched_n16$sh_a$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$6
+
+
+module prisched_n16$sh_a$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$7
+
+
+module prisched_n16$sh_a$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$8
+
+
+module prisched_n16$sh_a$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_a$9
+
+
+module prisched_n16$sh_b$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$0
+
+
+module prisched_n16$sh_b$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$1
+
+
+module prisched_n16$sh_b$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$10
+
+
+module prisched_n16$sh_b$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$11
+
+
+module prisched_n16$sh_b$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$12
+
+
+module prisched_n16$sh_b$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$13
+
+
+module prisched_n16$sh_b$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$14
+
+
+module prisched_n16$sh_b$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$15
+
+
+module prisched_n16$sh_b$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$2
+
+
+module prisched_n16$sh_b$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$3
+
+
+module prisched_n16$sh_b$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$4
+
+
+module prisched_n16$sh_b$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$5
+
+
+module prisched_n16$sh_b$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$6
+
+
+module prisched_n16$sh_b$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$7
+
+
+module prisched_n16$sh_b$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$8
+
+
+module prisched_n16$sh_b$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_b$9
+
+
+module prisched_n16$sh_id$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$0
+
+
+module prisched_n16$sh_id$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$1
+
+
+module prisched_n16$sh_id$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$10
+
+
+module prisched_n16$sh_id$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$11
+
+
+module prisched_n16$sh_id$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$12
+
+
+module prisched_n16$sh_id$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$13
+
+
+module prisched_n16$sh_id$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$14
+
+
+module prisched_n16$sh_id$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$15
+
+
+module prisched_n16$sh_id$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$2
+
+
+module prisched_n16$sh_id$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$3
+
+
+module prisched_n16$sh_id$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$4
+
+
+module prisched_n16$sh_id$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$5
+
+
+module prisched_n16$sh_id$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$6
+
+
+module prisched_n16$sh_id$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$7
+
+
+module prisched_n16$sh_id$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$8
+
+
+module prisched_n16$sh_id$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_id$9
+
+
+module prisched_n16$sh_prio$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$0
+
+
+module prisched_n16$sh_prio$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$1
+
+
+module prisched_n16$sh_prio$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$10
+
+
+module prisched_n16$sh_prio$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$11
+
+
+module prisched_n16$sh_prio$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$12
+
+
+module prisched_n16$sh_prio$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$13
+
+
+module prisched_n16$sh_prio$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$14
+
+
+module prisched_n16$sh_prio$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$15
+
+
+module prisched_n16$sh_prio$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$2
+
+
+module prisched_n16$sh_prio$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$3
+
+
+module prisched_n16$sh_prio$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$4
+
+
+module prisched_n16$sh_prio$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$5
+
+
+module prisched_n16$sh_prio$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$6
+
+
+module prisched_n16$sh_prio$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$7
+
+
+module prisched_n16$sh_prio$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$8
+
+
+module prisched_n16$sh_prio$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n16$sh_prio$9
 
 
 module prisched_n16$used(d,q,clock);

@@ -10,10 +10,11 @@
 //!  ◄── ready (low while the    │ order matrix before[16][16]    │            ▼
 //!      FIFO head is popped)    └──▲──────────────┬──────────────┘  stage 1 (cycle t): the
 //!                                 │ pop          │ UPSERT, no      predicate per entry, the
-//!  live[N], newer[N], held[N]: ┌──┴──────────────▼──┐ free entry   winner from the matrix,
-//!  bitmaps; an outdated head   │ overflow FIFO, 16  │              its fields and the entries
-//!  is discarded                │ (id, prio, a, b)   │              ordered before it
-//!                              └────────────────────┘              stage 2 (t+1): rank
+//!  live[N], newer[N], held[N]: ┌──┴──────────────▼──┐ free entry   winner from the matrix;
+//!  bitmaps; an outdated head   │ overflow FIFO, 16  │              every entry's rank and
+//!  is discarded                │ (id, prio, a, b)   │              fields registered beside
+//!                              └────────────────────┘              stage 2 (t+1): the
+//!                                                                  winner's fields and rank
 //!                                                                  resp (t+2)
 //! ```
 //!
@@ -84,15 +85,18 @@
 //!   earlier cycles, not one accepted in `t`). Its response, `found`/`id`/`prio`/`a`/`b`
 //!   *and* `rank`/`count`, describes that state and is on `resp` in cycle
 //!   `t + `[`RESP_LATENCY`] = `t+2`: stage 1 (cycle `t`) evaluates the predicate of every
-//!   entry, picks the one matching entry that the matrix orders before every other
-//!   matching entry, and registers its fields, the entry count and the set of valid
-//!   entries ordered before it (the winner's row of the matrix); stage 2 (`t+1`) counts
-//!   that set (a tree of adders) into `rank`.
+//!   entry and picks the one matching entry that the matrix orders before every other
+//!   matching entry, and registers it (one-hot), the entry count, every entry's rank (the
+//!   valid entries ordered before it: a tree of adders per entry, in parallel with the
+//!   query) and a copy of every entry's fields (a command of cycle `t` may rewrite an
+//!   entry before stage 2 reads it); stage 2 (`t+1`) picks the winner's fields and rank
+//!   from those registers.
 //! * Throughput: one command per cycle (except in cycles that pop the FIFO) and one query
 //!   per cycle.
 //! * Logic depth: every path is at most 8 LUT levels on xcup
 //!   (`fpga/reports/prisched_n*.xcup.txt`): the query's selection is one AND over the
-//!   matrix row per entry, the rank an adder tree in its own stage, and the command side
+//!   matrix row per entry, and the multiplexer of the winner's fields and rank is in the
+//!   next stage (the ranks' adder trees run beside the query, from registers); the command side
 //!   looks up one bit per bitmap and compares the keys in parallel with the choice of the
 //!   entry to write.
 //!
@@ -228,16 +232,22 @@ pub struct PrioSched<const A: usize, const N: usize> {
     /// side's longest path (the bitmap lookups, the promotion, the entry written).
     overflow: RegFifo<PsSnapshot, 4, 5>,
 
-    // query stage 1 (the winner, the count and the entries ordered before the winner)
+    // query stage 1 (the winner, the count, every entry's rank and the entries' fields
+    // as the query saw them)
     s1_valid: DFF<bool>,
     s1_found: DFF<bool>,
-    s1_id: DFF<Bits<A>>,
-    s1_prio: DFF<Bits<16>>,
-    s1_a: DFF<Bits<16>>,
-    s1_b: DFF<Bits<16>>,
+    /// One-hot: the winner (0 without one).
+    s1_win: DFF<Bits<16>>,
     s1_count: DFF<Bits<5>>,
-    /// Bit `j`: entry `j` is valid and ordered before the winner (0 without a winner).
-    s1_ahead: DFF<Bits<16>>,
+    /// Entry `i`'s rank: the valid entries ordered before it (one tree of adders each).
+    s1_rk: [DFF<Bits<5>>; ENTRIES],
+    rk_count: [Popcount16; ENTRIES],
+    /// The entries' fields in the query's cycle (a command of that cycle may rewrite an
+    /// entry; stage 2 reads the winner's fields from these copies).
+    sh_id: [DFF<Bits<A>>; ENTRIES],
+    sh_prio: [DFF<Bits<16>>; ENTRIES],
+    sh_a: [DFF<Bits<16>>; ENTRIES],
+    sh_b: [DFF<Bits<16>>; ENTRIES],
     // query stage 2 (the response)
     s2_valid: DFF<bool>,
     s2_found: DFF<bool>,
@@ -261,6 +271,9 @@ pub struct PrioSched<const A: usize, const N: usize> {
 
     // command side
     any_free: Signal<Local, bool>,
+    /// `used + 1` and `used - 1`, from the register alone (the command's decision picks).
+    used_inc: Signal<Local, Bits<5>>,
+    used_dec: Signal<Local, Bits<5>>,
     fifo_head_id: Signal<Local, Bits<16>>,
     head_idx: Signal<Local, Bits<A>>,
     head_prio: Signal<Local, Bits<16>>,
@@ -309,23 +322,18 @@ pub struct PrioSched<const A: usize, const N: usize> {
     matching: Signal<Local, Bits<16>>,
     /// One-hot: the matching entry ordered before every other matching entry.
     win: Signal<Local, Bits<16>>,
+    // stage 2: the winner's fields and rank, ORs over the registered one-hot winner
     w_id: Signal<Local, Bits<A>>,
     w_prio: Signal<Local, Bits<16>>,
     w_a: Signal<Local, Bits<16>>,
     w_b: Signal<Local, Bits<16>>,
-    /// Entries (valid or not) other than the winner that it is not ordered before.
-    w_ahead: Signal<Local, Bits<16>>,
-    // stage 2: the population count of `s1_ahead`, as a tree of adders
-    pc1: [Signal<Local, Bits<5>>; 16],
-    pc2: [Signal<Local, Bits<5>>; 8],
-    pc4: [Signal<Local, Bits<5>>; 4],
-    pc8: [Signal<Local, Bits<5>>; 2],
-    rank: Signal<Local, Bits<5>>,
+    w_rank: Signal<Local, Bits<5>>,
 
     // constants
     one_hot: [Constant<Bits<16>>; ENTRIES],
     ones_16: Constant<Bits<16>>,
-    n_ids: Constant<Bits<16>>,
+    /// The bits of a 16-bit id above `A` (an id is `< N` when they are all 0).
+    id_high: Constant<Bits<16>>,
     entries_5: Constant<Bits<5>>,
     fifo_depth_5: Constant<Bits<5>>,
     one_5: Constant<Bits<5>>,
@@ -381,12 +389,14 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             overflow: Default::default(),
             s1_valid: Default::default(),
             s1_found: Default::default(),
-            s1_id: Default::default(),
-            s1_prio: Default::default(),
-            s1_a: Default::default(),
-            s1_b: Default::default(),
+            s1_win: Default::default(),
             s1_count: Default::default(),
-            s1_ahead: Default::default(),
+            s1_rk: std::array::from_fn(|_| Default::default()),
+            rk_count: std::array::from_fn(|_| Default::default()),
+            sh_id: std::array::from_fn(|_| Default::default()),
+            sh_prio: std::array::from_fn(|_| Default::default()),
+            sh_a: std::array::from_fn(|_| Default::default()),
+            sh_b: std::array::from_fn(|_| Default::default()),
             s2_valid: Default::default(),
             s2_found: Default::default(),
             s2_id: Default::default(),
@@ -405,6 +415,8 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             n_bad_cmds: Default::default(),
             n_queries: Default::default(),
             any_free: Default::default(),
+            used_inc: Default::default(),
+            used_dec: Default::default(),
             fifo_head_id: Default::default(),
             head_idx: Default::default(),
             head_prio: Default::default(),
@@ -450,15 +462,10 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             w_prio: Default::default(),
             w_a: Default::default(),
             w_b: Default::default(),
-            w_ahead: Default::default(),
-            pc1: std::array::from_fn(|_| Default::default()),
-            pc2: std::array::from_fn(|_| Default::default()),
-            pc4: std::array::from_fn(|_| Default::default()),
-            pc8: std::array::from_fn(|_| Default::default()),
-            rank: Default::default(),
+            w_rank: Default::default(),
             one_hot: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
             ones_16: Constant::new(0xffff.into()),
-            n_ids: Constant::new((N as u64).into()),
+            id_high: Constant::new((0xffff_u64 & !(N as u64 - 1)).into()),
             entries_5: Constant::new((ENTRIES as u64).into()),
             fifo_depth_5: Constant::new((FIFO_DEPTH as u64).into()),
             one_5: Constant::new(1.into()),
@@ -505,12 +512,8 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             held,
             s1_valid,
             s1_found,
-            s1_id,
-            s1_prio,
-            s1_a,
-            s1_b,
+            s1_win,
             s1_count,
-            s1_ahead,
             s2_valid,
             s2_found,
             s2_id,
@@ -535,6 +538,11 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             self.ent_a[i].clock.next = self.clock.val();
             self.ent_b[i].clock.next = self.clock.val();
             self.before[i].clock.next = self.clock.val();
+            self.s1_rk[i].clock.next = self.clock.val();
+            self.sh_id[i].clock.next = self.clock.val();
+            self.sh_prio[i].clock.next = self.clock.val();
+            self.sh_a[i].clock.next = self.clock.val();
+            self.sh_b[i].clock.next = self.clock.val();
             self.ent_id[i].d.next = self.ent_id[i].q.val();
             self.ent_prio[i].d.next = self.ent_prio[i].q.val();
             self.ent_a[i].d.next = self.ent_a[i].q.val();
@@ -547,6 +555,8 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         // Whether the head is popped comes from registers only: the head's id (the FIFO's
         // read register) looks up one bit in each bitmap.
         self.any_free.next = self.used.q.val() != self.entries_5.val();
+        self.used_inc.next = self.used.q.val() + self.one_5.val();
+        self.used_dec.next = self.used.q.val() - self.one_5.val();
         // The FIFO holds 16-bit ids (all < N); its head is defined only while nonempty,
         // and everything derived from it is gated by `promote`.
         self.fifo_head_id.next = self.overflow.head.val().id;
@@ -564,7 +574,8 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         self.cmd.ready.next = !self.promote.val();
         self.take.next = self.cmd.valid.val() & !self.promote.val();
         self.cmd_idx.next = self.cmd.id.val().get_bits::<A>(0);
-        self.cmd_legal.next = (self.cmd.id.val() < self.n_ids.val())
+        // `id < N` as "no bit above A" (an OR, not a 16-bit compare).
+        self.cmd_legal.next = ((self.cmd.id.val() & self.id_high.val()) == self.zero_16.val())
             & ((self.cmd.op.val() == self.op_upsert.val())
                 | (self.cmd.op.val() == self.op_remove.val()));
         self.cmd_upsert.next =
@@ -672,7 +683,7 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         self.held.d.next = self.held.q.val();
         if self.insert.val() {
             self.ent_valid.d.next = self.ent_valid.q.val() | self.free_one.val();
-            self.used.d.next = self.used.q.val() + self.one_5.val();
+            self.used.d.next = self.used_inc.val();
         }
         if self.ins_cmd.val() {
             self.held.d.next = self.held.q.val() | self.cmd_bit.val();
@@ -686,7 +697,7 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             self.held.d.next = self.held.q.val() & !self.cmd_bit.val();
         }
         if self.do_remove.val() & self.cmd_hit.val() {
-            self.used.d.next = self.used.q.val() - self.one_5.val();
+            self.used.d.next = self.used_dec.val();
         }
         // No entry free (so no promotion): the command's snapshot goes to the FIFO.
         self.fifo_full.next = self.overflow.count.val() == self.fifo_depth_5.val();
@@ -774,49 +785,38 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
                 self.win.next = self.win.val() | self.one_hot[i].val();
             }
         }
-        // Its fields and the entries it is not ordered before: ORs over the one-hot winner.
+        // Registered as they are; stage 2 zeroes them when there was no query. Beside the
+        // winner, every entry's rank (the valid entries ordered before it) and a copy of
+        // every entry's fields, so that stage 2 picks the winner's from registers.
+        self.s1_valid.d.next = self.query.valid.val();
+        self.s1_found.d.next = self.matching.val() != self.zero_16.val();
+        self.s1_win.d.next = self.win.val();
+        self.s1_count.d.next = self.used.q.val();
+        for i in 0..ENTRIES {
+            self.rk_count[i].a.next =
+                self.ent_valid.q.val() & !(self.before[i].q.val() | self.one_hot[i].val());
+            self.s1_rk[i].d.next = self.rk_count[i].y.val();
+            self.sh_id[i].d.next = self.ent_id[i].q.val();
+            self.sh_prio[i].d.next = self.ent_prio[i].q.val();
+            self.sh_a[i].d.next = self.ent_a[i].q.val();
+            self.sh_b[i].d.next = self.ent_b[i].q.val();
+        }
+
+        // ---- Query stage 2: the winner's fields and rank, ORs over the one-hot winner. ----
         self.w_id.next = self.zero_a.val();
         self.w_prio.next = self.zero_16.val();
         self.w_a.next = self.zero_16.val();
         self.w_b.next = self.zero_16.val();
-        self.w_ahead.next = self.zero_16.val();
+        self.w_rank.next = self.zero_5.val();
         for i in 0..ENTRIES {
-            if self.win.val().get_bit(i) {
-                self.w_id.next = self.w_id.val() | self.ent_id[i].q.val();
-                self.w_prio.next = self.w_prio.val() | self.ent_prio[i].q.val();
-                self.w_a.next = self.w_a.val() | self.ent_a[i].q.val();
-                self.w_b.next = self.w_b.val() | self.ent_b[i].q.val();
-                self.w_ahead.next =
-                    self.w_ahead.val() | !(self.before[i].q.val() | self.one_hot[i].val());
+            if self.s1_win.q.val().get_bit(i) {
+                self.w_id.next = self.w_id.val() | self.sh_id[i].q.val();
+                self.w_prio.next = self.w_prio.val() | self.sh_prio[i].q.val();
+                self.w_a.next = self.w_a.val() | self.sh_a[i].q.val();
+                self.w_b.next = self.w_b.val() | self.sh_b[i].q.val();
+                self.w_rank.next = self.w_rank.val() | self.s1_rk[i].q.val();
             }
         }
-        // Registered as they are; stage 2 zeroes them when there was no query.
-        self.s1_valid.d.next = self.query.valid.val();
-        self.s1_found.d.next = self.matching.val() != self.zero_16.val();
-        self.s1_id.d.next = self.w_id.val();
-        self.s1_prio.d.next = self.w_prio.val();
-        self.s1_a.d.next = self.w_a.val();
-        self.s1_b.d.next = self.w_b.val();
-        self.s1_count.d.next = self.used.q.val();
-        self.s1_ahead.d.next = self.ent_valid.q.val() & self.w_ahead.val();
-
-        // ---- Query stage 2: rank = the number of entries ordered before the winner. ----
-        for j in 0..ENTRIES {
-            self.pc1[j].next = self.zero_5.val();
-            if self.s1_ahead.q.val().get_bit(j) {
-                self.pc1[j].next = self.one_5.val();
-            }
-        }
-        for k in 0..8 {
-            self.pc2[k].next = self.pc1[2 * k].val() + self.pc1[2 * k + 1].val();
-        }
-        for k in 0..4 {
-            self.pc4[k].next = self.pc2[2 * k].val() + self.pc2[2 * k + 1].val();
-        }
-        for k in 0..2 {
-            self.pc8[k].next = self.pc4[2 * k].val() + self.pc4[2 * k + 1].val();
-        }
-        self.rank.next = self.pc8[0].val() + self.pc8[1].val();
         self.s2_valid.d.next = self.s1_valid.q.val();
         self.s2_found.d.next = false;
         self.s2_id.d.next = self.zero_16.val();
@@ -827,11 +827,11 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         self.s2_count.d.next = self.zero_8.val();
         if self.s1_valid.q.val() {
             self.s2_found.d.next = self.s1_found.q.val();
-            self.s2_id.d.next = bit_cast::<16, A>(self.s1_id.q.val());
-            self.s2_prio.d.next = self.s1_prio.q.val();
-            self.s2_a.d.next = self.s1_a.q.val();
-            self.s2_b.d.next = self.s1_b.q.val();
-            self.s2_rank.d.next = bit_cast::<8, 5>(self.rank.val());
+            self.s2_id.d.next = bit_cast::<16, A>(self.w_id.val());
+            self.s2_prio.d.next = self.w_prio.val();
+            self.s2_a.d.next = self.w_a.val();
+            self.s2_b.d.next = self.w_b.val();
+            self.s2_rank.d.next = bit_cast::<8, 5>(self.w_rank.val());
             self.s2_count.d.next = bit_cast::<8, 5>(self.s1_count.q.val());
         }
 
@@ -881,5 +881,55 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             self.n_bad_cmds.d.next = self.zero_32.val();
             self.n_queries.d.next = self.zero_32.val();
         }
+    }
+}
+
+/// The population count of 16 bits, as a tree of adders (an entry's rank).
+#[derive(LogicBlock)]
+pub struct Popcount16 {
+    pub a: Signal<In, Bits<16>>,
+    pub y: Signal<Out, Bits<5>>,
+    p1: [Signal<Local, Bits<5>>; 16],
+    p2: [Signal<Local, Bits<5>>; 8],
+    p4: [Signal<Local, Bits<5>>; 4],
+    p8: [Signal<Local, Bits<5>>; 2],
+    one_5: Constant<Bits<5>>,
+    zero_5: Constant<Bits<5>>,
+}
+
+impl Default for Popcount16 {
+    fn default() -> Self {
+        Self {
+            a: Default::default(),
+            y: Default::default(),
+            p1: Default::default(),
+            p2: Default::default(),
+            p4: Default::default(),
+            p8: Default::default(),
+            one_5: Constant::new(1.into()),
+            zero_5: Constant::new(0.into()),
+        }
+    }
+}
+
+impl Logic for Popcount16 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for j in 0..16 {
+            self.p1[j].next = self.zero_5.val();
+            if self.a.val().get_bit(j) {
+                self.p1[j].next = self.one_5.val();
+            }
+        }
+        for k in 0..8 {
+            self.p2[k].next = self.p1[2 * k].val() + self.p1[2 * k + 1].val();
+        }
+        for k in 0..4 {
+            self.p4[k].next = self.p2[2 * k].val() + self.p2[2 * k + 1].val();
+        }
+        for k in 0..2 {
+            self.p8[k].next = self.p4[2 * k].val() + self.p4[2 * k + 1].val();
+        }
+        self.y.next = self.p8[0].val() + self.p8[1].val();
     }
 }
