@@ -61,6 +61,7 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     localparam  zero_a = 7'b0;
     localparam  zero_8 = 8'h0;
     localparam  zero_16 = 16'h0;
+    localparam  one_16 = 16'h1;
     localparam  one_32 = 32'h1;
     localparam  zero_32 = 32'h0;
     localparam  one_n = 128'h1;
@@ -700,12 +701,13 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     reg  [15:0] cmd_match;
     reg  [15:0] head_match;
     reg  [15:0] free_one;
+    reg  [15:0] wr_head;
+    reg  [15:0] wr_cmd;
+    reg  cmd_go;
     reg  [15:0] cmd_before;
     reg  [15:0] head_before;
     reg  ins_head;
-    reg  upd_head;
     reg  ins_cmd;
-    reg  upd_cmd;
     reg  insert;
     reg  [15:0] wr;
     reg  [6:0] src_idx;
@@ -2244,69 +2246,30 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         if ((head_prio < ent_prio$15$q) | ((head_prio == ent_prio$15$q) & (head_idx < ent_id$15$q))) begin
             head_before = head_before | one_hot$15;
         end
-        free_one = zero_16;
-        if (~ent_valid$q[32'hf - 0]) begin
-            free_one = one_hot$15;
-        end
-        if (~ent_valid$q[32'hf - 1]) begin
-            free_one = one_hot$14;
-        end
-        if (~ent_valid$q[32'hf - 2]) begin
-            free_one = one_hot$13;
-        end
-        if (~ent_valid$q[32'hf - 3]) begin
-            free_one = one_hot$12;
-        end
-        if (~ent_valid$q[32'hf - 4]) begin
-            free_one = one_hot$11;
-        end
-        if (~ent_valid$q[32'hf - 5]) begin
-            free_one = one_hot$10;
-        end
-        if (~ent_valid$q[32'hf - 6]) begin
-            free_one = one_hot$9;
-        end
-        if (~ent_valid$q[32'hf - 7]) begin
-            free_one = one_hot$8;
-        end
-        if (~ent_valid$q[32'hf - 8]) begin
-            free_one = one_hot$7;
-        end
-        if (~ent_valid$q[32'hf - 9]) begin
-            free_one = one_hot$6;
-        end
-        if (~ent_valid$q[32'hf - 10]) begin
-            free_one = one_hot$5;
-        end
-        if (~ent_valid$q[32'hf - 11]) begin
-            free_one = one_hot$4;
-        end
-        if (~ent_valid$q[32'hf - 12]) begin
-            free_one = one_hot$3;
-        end
-        if (~ent_valid$q[32'hf - 13]) begin
-            free_one = one_hot$2;
-        end
-        if (~ent_valid$q[32'hf - 14]) begin
-            free_one = one_hot$1;
-        end
-        if (~ent_valid$q[32'hf - 15]) begin
-            free_one = one_hot$0;
-        end
+        free_one = ~ent_valid$q & (ent_valid$q + one_16);
         ins_head = promote & head_fresh & ~head_held;
-        upd_head = promote & head_fresh & head_held;
         ins_cmd = cmd_upsert & ~cmd_hit & any_free;
-        upd_cmd = cmd_upsert & cmd_hit;
         insert = ins_head | ins_cmd;
+        wr_head = zero_16;
+        if (head_fresh) begin
+            if (head_held) begin
+                wr_head = head_match;
+            end
+            else begin
+                wr_head = free_one;
+            end
+        end
+        wr_cmd = cmd_match;
+        if (~cmd_hit & any_free) begin
+            wr_cmd = free_one;
+        end
+        cmd_go = cmd$valid & cmd_legal & (cmd$op == op_upsert);
         wr = zero_16;
-        if (insert) begin
-            wr = free_one;
+        if (promote) begin
+            wr = wr_head;
         end
-        if (upd_head) begin
-            wr = head_match;
-        end
-        if (upd_cmd) begin
-            wr = cmd_match;
+        else if (cmd_go) begin
+            wr = wr_cmd;
         end
         if (promote) begin
             src_idx = head_idx;

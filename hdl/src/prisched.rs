@@ -296,13 +296,16 @@ pub struct PrioSched<const A: usize, const N: usize> {
     cmd_match: Signal<Local, Bits<16>>,
     head_match: Signal<Local, Bits<16>>,
     free_one: Signal<Local, Bits<16>>,
+    /// The entry the head would write, the entry the command would write (0 for none).
+    wr_head: Signal<Local, Bits<16>>,
+    wr_cmd: Signal<Local, Bits<16>>,
+    /// A legal UPSERT is on `cmd` (taken unless the head is popped).
+    cmd_go: Signal<Local, bool>,
     /// Bit `j`: the command's / the head's key is ordered before entry `j`'s.
     cmd_before: Signal<Local, Bits<16>>,
     head_before: Signal<Local, Bits<16>>,
     ins_head: Signal<Local, bool>,
-    upd_head: Signal<Local, bool>,
     ins_cmd: Signal<Local, bool>,
-    upd_cmd: Signal<Local, bool>,
     insert: Signal<Local, bool>,
     /// One-hot: the entry written this cycle (0 when none).
     wr: Signal<Local, Bits<16>>,
@@ -341,6 +344,7 @@ pub struct PrioSched<const A: usize, const N: usize> {
     zero_a: Constant<Bits<A>>,
     zero_8: Constant<Bits<8>>,
     zero_16: Constant<Bits<16>>,
+    one_16: Constant<Bits<16>>,
     one_32: Constant<Bits<32>>,
     zero_32: Constant<Bits<32>>,
     one_n: Constant<Bits<N>>,
@@ -436,12 +440,13 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             cmd_match: Default::default(),
             head_match: Default::default(),
             free_one: Default::default(),
+            wr_head: Default::default(),
+            wr_cmd: Default::default(),
+            cmd_go: Default::default(),
             cmd_before: Default::default(),
             head_before: Default::default(),
             ins_head: Default::default(),
-            upd_head: Default::default(),
             ins_cmd: Default::default(),
-            upd_cmd: Default::default(),
             insert: Default::default(),
             wr: Default::default(),
             src_idx: Default::default(),
@@ -473,6 +478,7 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             zero_a: Constant::new(0.into()),
             zero_8: Constant::new(0.into()),
             zero_16: Constant::new(0.into()),
+            one_16: Constant::new(1.into()),
             one_32: Constant::new(1.into()),
             zero_32: Constant::new(0.into()),
             one_n: Constant::new(1.into()),
@@ -612,29 +618,38 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
                 self.head_before.next = self.head_before.val() | self.one_hot[i].val();
             }
         }
-        self.free_one.next = self.zero_16.val();
-        for j in 0..ENTRIES {
-            if !self.ent_valid.q.val().get_bit(15 - j) {
-                self.free_one.next = self.one_hot[15 - j].val();
-            }
-        }
+        // The lowest clear bit of `ent_valid` (0 when all are set): a carry, not a chain
+        // of 16 priority multiplexers.
+        self.free_one.next = !self.ent_valid.q.val() & (self.ent_valid.q.val() + self.one_16.val());
 
         // What is written: a fresh head (into a free entry, or onto its id's entry), or
         // a legal UPSERT (onto its id's entry, or into a free entry when there is one).
         self.ins_head.next = self.promote.val() & self.head_fresh.val() & !self.head_held.val();
-        self.upd_head.next = self.promote.val() & self.head_fresh.val() & self.head_held.val();
         self.ins_cmd.next = self.cmd_upsert.val() & !self.cmd_hit.val() & self.any_free.val();
-        self.upd_cmd.next = self.cmd_upsert.val() & self.cmd_hit.val();
         self.insert.next = self.ins_head.val() | self.ins_cmd.val();
+        // The same choice, flat: the head's entry or the command's, each picked from its
+        // own lookups, then one multiplexer on `promote`. A command's id has an entry
+        // exactly when `cmd_match` is not 0, so an update in place needs no `cmd_hit`.
+        self.wr_head.next = self.zero_16.val();
+        if self.head_fresh.val() {
+            if self.head_held.val() {
+                self.wr_head.next = self.head_match.val();
+            } else {
+                self.wr_head.next = self.free_one.val();
+            }
+        }
+        self.wr_cmd.next = self.cmd_match.val();
+        if !self.cmd_hit.val() & self.any_free.val() {
+            self.wr_cmd.next = self.free_one.val();
+        }
+        self.cmd_go.next = self.cmd.valid.val()
+            & self.cmd_legal.val()
+            & (self.cmd.op.val() == self.op_upsert.val());
         self.wr.next = self.zero_16.val();
-        if self.insert.val() {
-            self.wr.next = self.free_one.val();
-        }
-        if self.upd_head.val() {
-            self.wr.next = self.head_match.val();
-        }
-        if self.upd_cmd.val() {
-            self.wr.next = self.cmd_match.val();
+        if self.promote.val() {
+            self.wr.next = self.wr_head.val();
+        } else if self.cmd_go.val() {
+            self.wr.next = self.wr_cmd.val();
         }
         if self.promote.val() {
             self.src_idx.next = self.head_idx.val();
