@@ -23188,7 +23188,8 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
     localparam  ones_16 = 16'hffff;
     localparam  id_high = 16'hfff0;
     localparam  entries_5 = 5'b10000;
-    localparam  fifo_depth_5 = 5'b10000;
+    localparam  fifo_on = 1'b0;
+    localparam  rest_full_5 = 5'b1111;
     localparam  one_5 = 5'b1;
     localparam  zero_5 = 5'b0;
     localparam  zero_a = 4'h0;
@@ -23467,14 +23468,29 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
     reg  [15:0] held$d;
     wire  [15:0] held$q;
     reg  held$clock;
-    reg  overflow$clock;
-    reg  overflow$reset;
-    reg  overflow$push;
-    reg  [63:0] overflow$push_data;
-    reg  overflow$pop;
-    wire  [63:0] overflow$head;
-    wire  overflow$nonempty;
-    wire  [4:0] overflow$count;
+    reg  ov_rest$clock;
+    reg  ov_rest$reset;
+    reg  ov_rest$push;
+    reg  [63:0] ov_rest$push_data;
+    reg  ov_rest$pop;
+    wire  [63:0] ov_rest$head;
+    wire  ov_rest$nonempty;
+    wire  [4:0] ov_rest$count;
+    reg  [63:0] hd$d;
+    wire  [63:0] hd$q;
+    reg  hd$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  hd_held$d;
+    wire  hd_held$q;
+    reg  hd_held$clock;
+    reg  hd_live$d;
+    wire  hd_live$q;
+    reg  hd_live$clock;
+    reg  hd_newer$d;
+    wire  hd_newer$q;
+    reg  hd_newer$clock;
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
@@ -23822,6 +23838,12 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
     reg  [15:0] head_b;
     reg  head_held;
     reg  head_fresh;
+    reg  hd_is_cmd;
+    reg  [15:0] fifo_next_id;
+    reg  [3:0] nx_idx;
+    reg  nx_is_head;
+    reg  cmd_newer;
+    reg  [4:0] level;
     reg  promote;
     reg  take;
     reg  [3:0] cmd_idx;
@@ -24299,15 +24321,40 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         .q(held$q),
         .clock(held$clock)
     );
-    nic_homa$prog$sched$overflow overflow(
-        .clock(overflow$clock),
-        .reset(overflow$reset),
-        .push(overflow$push),
-        .push_data(overflow$push_data),
-        .pop(overflow$pop),
-        .head(overflow$head),
-        .nonempty(overflow$nonempty),
-        .count(overflow$count)
+    nic_homa$prog$sched$ov_rest ov_rest(
+        .clock(ov_rest$clock),
+        .reset(ov_rest$reset),
+        .push(ov_rest$push),
+        .push_data(ov_rest$push_data),
+        .pop(ov_rest$pop),
+        .head(ov_rest$head),
+        .nonempty(ov_rest$nonempty),
+        .count(ov_rest$count)
+    );
+    nic_homa$prog$sched$hd hd(
+        .d(hd$d),
+        .q(hd$q),
+        .clock(hd$clock)
+    );
+    nic_homa$prog$sched$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
+    );
+    nic_homa$prog$sched$hd_held hd_held(
+        .d(hd_held$d),
+        .q(hd_held$q),
+        .clock(hd_held$clock)
+    );
+    nic_homa$prog$sched$hd_live hd_live(
+        .d(hd_live$d),
+        .q(hd_live$q),
+        .clock(hd_live$clock)
+    );
+    nic_homa$prog$sched$hd_newer hd_newer(
+        .d(hd_newer$d),
+        .q(hd_newer$q),
+        .clock(hd_newer$clock)
     );
     nic_homa$prog$sched$s1_valid s1_valid(
         .d(s1_valid$d),
@@ -24888,6 +24935,11 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         live$clock = clock;
         newer$clock = clock;
         held$clock = clock;
+        hd$clock = clock;
+        hv$clock = clock;
+        hd_held$clock = clock;
+        hd_live$clock = clock;
+        hd_newer$clock = clock;
         s1_valid$clock = clock;
         s1_found$clock = clock;
         s1_win$clock = clock;
@@ -24916,6 +24968,11 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         live$d = live$q;
         newer$d = newer$q;
         held$d = held$q;
+        hd$d = hd$q;
+        hv$d = hv$q;
+        hd_held$d = hd_held$q;
+        hd_live$d = hd_live$q;
+        hd_newer$d = hd_newer$q;
         s1_valid$d = s1_valid$q;
         s1_found$d = s1_found$q;
         s1_win$d = s1_win$q;
@@ -25161,19 +25218,19 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         ent_prio$15$d = ent_prio$15$q;
         ent_a$15$d = ent_a$15$q;
         ent_b$15$d = ent_b$15$q;
-        overflow$clock = clock;
-        overflow$reset = reset;
+        ov_rest$clock = clock;
+        ov_rest$reset = reset;
         any_free = used$q != entries_5;
         used_inc = used$q + one_5;
         used_dec = used$q - one_5;
-        fifo_head_id = overflow$head[0+:16];
+        fifo_head_id = hd$q[0+:16];
         head_idx = fifo_head_id[0+:4];
-        head_prio = overflow$head[16+:16];
-        head_a = overflow$head[32+:16];
-        head_b = overflow$head[48+:16];
-        head_held = held$q[head_idx];
-        head_fresh = live$q[head_idx] & ~newer$q[head_idx];
-        promote = overflow$nonempty & (any_free | head_held | ~head_fresh);
+        head_prio = hd$q[16+:16];
+        head_a = hd$q[32+:16];
+        head_b = hd$q[48+:16];
+        head_held = hd_held$q;
+        head_fresh = hd_live$q & ~hd_newer$q;
+        promote = fifo_on & hv$q & (any_free | head_held | ~head_fresh);
         cmd$ready = ~promote;
         take = cmd$valid & ~promote;
         cmd_idx = cmd$id[0+:4];
@@ -25689,16 +25746,40 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         if (do_remove & cmd_hit) begin
             used$d = used_dec;
         end
-        fifo_full = overflow$count == fifo_depth_5;
-        to_fifo = cmd_upsert & ~cmd_hit & ~any_free & ~fifo_full;
+        fifo_full = hv$q & (ov_rest$count == rest_full_5);
+        to_fifo = fifo_on & cmd_upsert & ~cmd_hit & ~any_free & ~fifo_full;
         to_drop = cmd_upsert & ~cmd_hit & ~any_free & fifo_full;
         push_snap[0+:16] = cmd$id;
         push_snap[16+:16] = cmd$prio;
         push_snap[32+:16] = cmd$a;
         push_snap[48+:16] = cmd$b;
-        overflow$push_data = push_snap;
-        overflow$push = to_fifo;
-        overflow$pop = promote;
+        ov_rest$push_data = push_snap;
+        ov_rest$push = to_fifo & hv$q;
+        ov_rest$pop = promote & ov_rest$nonempty;
+        cmd_newer = newer$q[cmd_idx];
+        fifo_next_id = ov_rest$head[0+:16];
+        nx_idx = fifo_next_id[0+:4];
+        nx_is_head = nx_idx == head_idx;
+        hd_is_cmd = head_idx == cmd_idx;
+        hd_held$d = (hd_held$q | (ins_cmd & hd_is_cmd)) & ~(do_remove & hd_is_cmd);
+        hd_live$d = (hd_live$q | (cmd_upsert & hd_is_cmd)) & ~(do_remove & hd_is_cmd);
+        hd_newer$d = (hd_newer$q | (cmd_upsert & cmd_hit & hd_is_cmd)) & ~(do_remove & hd_is_cmd);
+        if (to_fifo) begin
+            if (~hv$q) begin
+                hd$d = push_snap;
+                hv$d = 1'b1;
+                hd_held$d = 1'b0;
+                hd_live$d = 1'b1;
+                hd_newer$d = cmd_newer;
+            end
+        end
+        if (promote) begin
+            hv$d = ov_rest$nonempty;
+            hd$d = ov_rest$head;
+            hd_held$d = held$q[nx_idx] | (ins_head & nx_is_head);
+            hd_live$d = live$q[nx_idx];
+            hd_newer$d = newer$q[nx_idx];
+        end
         if (cmd_upsert) begin
             live$d = live$q | cmd_bit;
             if (cmd_hit) begin
@@ -26097,13 +26178,18 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         stat$bad_cmds = n_bad_cmds$q;
         stat$queries = n_queries$q;
         stat$count = 8'(used$q);
-        stat$fifo_level = 8'(overflow$count);
+        level = ov_rest$count;
+        if (hv$q) begin
+            level = ov_rest$count + one_5;
+        end
+        stat$fifo_level = 8'(level);
         if (reset) begin
             ent_valid$d = zero_16;
             used$d = zero_5;
             live$d = zero_n;
             newer$d = zero_n;
             held$d = zero_n;
+            hv$d = 1'b0;
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s2_found$d = 1'b0;
@@ -27705,6 +27791,82 @@ module nic_homa$prog$sched$ent_valid(d,q,clock);
 endmodule // nic_homa$prog$sched$ent_valid
 
 
+module nic_homa$prog$sched$hd(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$sched$hd
+
+
+module nic_homa$prog$sched$hd_held(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$sched$hd_held
+
+
+module nic_homa$prog$sched$hd_live(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$sched$hd_live
+
+
+module nic_homa$prog$sched$hd_newer(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$sched$hd_newer
+
+
 module nic_homa$prog$sched$held(d,q,clock);
     
     // Module arguments
@@ -27722,6 +27884,25 @@ module nic_homa$prog$sched$held(d,q,clock);
     end
           
 endmodule // nic_homa$prog$sched$held
+
+
+module nic_homa$prog$sched$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // nic_homa$prog$sched$hv
 
 
 module nic_homa$prog$sched$live(d,q,clock);
@@ -27933,173 +28114,7 @@ module nic_homa$prog$sched$newer(d,q,clock);
 endmodule // nic_homa$prog$sched$newer
 
 
-module nic_homa$prog$sched$overflow(clock,reset,push,push_data,pop,head,nonempty,count);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  push;
-    input wire  [63:0] push_data;
-    input wire  pop;
-    output reg  [63:0] head;
-    output reg  nonempty;
-    output reg  [4:0] count;
-    
-    // Constant declarations
-    localparam  one_c = 5'b1;
-    localparam  zero_c = 5'b0;
-    localparam  depth = 5'b10000;
-    
-    // Stub signals
-    reg  rest$clock;
-    reg  rest$reset;
-    reg  rest$push;
-    reg  [63:0] rest$push_data;
-    reg  rest$pop;
-    wire  [63:0] rest$head;
-    wire  rest$nonempty;
-    wire  [4:0] rest$count;
-    reg  [63:0] h$d;
-    wire  [63:0] h$q;
-    reg  h$clock;
-    reg  hv$d;
-    wire  hv$q;
-    reg  hv$clock;
-    reg  [4:0] cnt$d;
-    wire  [4:0] cnt$q;
-    reg  cnt$clock;
-    
-    // Local signals
-    reg  push_ok;
-    reg  pop_ok;
-    reg  to_h;
-    
-    // Sub module instances
-    nic_homa$prog$sched$overflow$rest rest(
-        .clock(rest$clock),
-        .reset(rest$reset),
-        .push(rest$push),
-        .push_data(rest$push_data),
-        .pop(rest$pop),
-        .head(rest$head),
-        .nonempty(rest$nonempty),
-        .count(rest$count)
-    );
-    nic_homa$prog$sched$overflow$h h(
-        .d(h$d),
-        .q(h$q),
-        .clock(h$clock)
-    );
-    nic_homa$prog$sched$overflow$hv hv(
-        .d(hv$d),
-        .q(hv$q),
-        .clock(hv$clock)
-    );
-    nic_homa$prog$sched$overflow$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        h$clock = clock;
-        hv$clock = clock;
-        cnt$clock = clock;
-        h$d = h$q;
-        hv$d = hv$q;
-        cnt$d = cnt$q;
-        rest$clock = clock;
-        rest$reset = reset;
-        push_ok = push & (cnt$q != depth);
-        pop_ok = pop & hv$q;
-        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
-        rest$push = push_ok & ~to_h;
-        rest$push_data = push_data;
-        rest$pop = pop_ok & rest$nonempty;
-        if (pop_ok & rest$nonempty) begin
-            h$d = rest$head;
-        end
-        if (to_h) begin
-            h$d = push_data;
-            hv$d = push_ok;
-        end
-        if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
-        end
-        if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
-        end
-        head = h$q;
-        nonempty = hv$q;
-        count = cnt$q;
-        if (reset) begin
-            hv$d = 1'b0;
-            cnt$d = zero_c;
-        end
-    end
-    
-endmodule // nic_homa$prog$sched$overflow
-
-
-module nic_homa$prog$sched$overflow$cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$sched$overflow$cnt
-
-
-module nic_homa$prog$sched$overflow$h(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$sched$overflow$h
-
-
-module nic_homa$prog$sched$overflow$hv(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$sched$overflow$hv
-
-
-module nic_homa$prog$sched$overflow$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+module nic_homa$prog$sched$ov_rest(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Module arguments
     input wire  clock;
@@ -28148,7 +28163,7 @@ module nic_homa$prog$sched$overflow$rest(clock,reset,push,push_data,pop,head,non
     reg  pop_ok;
     
     // Sub module instances
-    nic_homa$prog$sched$overflow$rest$store store(
+    nic_homa$prog$sched$ov_rest$store store(
         .read_address(store$read_address),
         .read_clock(store$read_clock),
         .read_data(store$read_data),
@@ -28157,27 +28172,27 @@ module nic_homa$prog$sched$overflow$rest(clock,reset,push,push_data,pop,head,non
         .write_data(store$write_data),
         .write_enable(store$write_enable)
     );
-    nic_homa$prog$sched$overflow$rest$wp wp(
+    nic_homa$prog$sched$ov_rest$wp wp(
         .d(wp$d),
         .q(wp$q),
         .clock(wp$clock)
     );
-    nic_homa$prog$sched$overflow$rest$rp rp(
+    nic_homa$prog$sched$ov_rest$rp rp(
         .d(rp$d),
         .q(rp$q),
         .clock(rp$clock)
     );
-    nic_homa$prog$sched$overflow$rest$cnt cnt(
+    nic_homa$prog$sched$ov_rest$cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    nic_homa$prog$sched$overflow$rest$bypass_valid bypass_valid(
+    nic_homa$prog$sched$ov_rest$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
         .clock(bypass_valid$clock)
     );
-    nic_homa$prog$sched$overflow$rest$bypass_data bypass_data(
+    nic_homa$prog$sched$ov_rest$bypass_data bypass_data(
         .d(bypass_data$d),
         .q(bypass_data$q),
         .clock(bypass_data$clock)
@@ -28235,10 +28250,10 @@ module nic_homa$prog$sched$overflow$rest(clock,reset,push,push_data,pop,head,non
         end
     end
     
-endmodule // nic_homa$prog$sched$overflow$rest
+endmodule // nic_homa$prog$sched$ov_rest
 
 
-module nic_homa$prog$sched$overflow$rest$bypass_data(d,q,clock);
+module nic_homa$prog$sched$ov_rest$bypass_data(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -28254,10 +28269,10 @@ module nic_homa$prog$sched$overflow$rest$bypass_data(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$sched$overflow$rest$bypass_data
+endmodule // nic_homa$prog$sched$ov_rest$bypass_data
 
 
-module nic_homa$prog$sched$overflow$rest$bypass_valid(d,q,clock);
+module nic_homa$prog$sched$ov_rest$bypass_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -28273,10 +28288,10 @@ module nic_homa$prog$sched$overflow$rest$bypass_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$sched$overflow$rest$bypass_valid
+endmodule // nic_homa$prog$sched$ov_rest$bypass_valid
 
 
-module nic_homa$prog$sched$overflow$rest$cnt(d,q,clock);
+module nic_homa$prog$sched$ov_rest$cnt(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -28292,10 +28307,10 @@ module nic_homa$prog$sched$overflow$rest$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$sched$overflow$rest$cnt
+endmodule // nic_homa$prog$sched$ov_rest$cnt
 
 
-module nic_homa$prog$sched$overflow$rest$rp(d,q,clock);
+module nic_homa$prog$sched$ov_rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -28311,10 +28326,10 @@ module nic_homa$prog$sched$overflow$rest$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$sched$overflow$rest$rp
+endmodule // nic_homa$prog$sched$ov_rest$rp
 
 
-module nic_homa$prog$sched$overflow$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nic_homa$prog$sched$ov_rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [3:0] read_address;
@@ -28340,10 +28355,10 @@ module nic_homa$prog$sched$overflow$rest$store(read_address,read_clock,read_data
        end
     end
                 
-endmodule // nic_homa$prog$sched$overflow$rest$store
+endmodule // nic_homa$prog$sched$ov_rest$store
 
 
-module nic_homa$prog$sched$overflow$rest$wp(d,q,clock);
+module nic_homa$prog$sched$ov_rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -28359,7 +28374,7 @@ module nic_homa$prog$sched$overflow$rest$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // nic_homa$prog$sched$overflow$rest$wp
+endmodule // nic_homa$prog$sched$ov_rest$wp
 
 
 module nic_homa$prog$sched$rk_count$0(a,y);

@@ -55,7 +55,8 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     localparam  ones_16 = 16'hffff;
     localparam  id_high = 16'hff80;
     localparam  entries_5 = 5'b10000;
-    localparam  fifo_depth_5 = 5'b10000;
+    localparam  fifo_on = 1'b1;
+    localparam  rest_full_5 = 5'b1111;
     localparam  one_5 = 5'b1;
     localparam  zero_5 = 5'b0;
     localparam  zero_a = 7'b0;
@@ -334,14 +335,29 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     reg  [127:0] held$d;
     wire  [127:0] held$q;
     reg  held$clock;
-    reg  overflow$clock;
-    reg  overflow$reset;
-    reg  overflow$push;
-    reg  [63:0] overflow$push_data;
-    reg  overflow$pop;
-    wire  [63:0] overflow$head;
-    wire  overflow$nonempty;
-    wire  [4:0] overflow$count;
+    reg  ov_rest$clock;
+    reg  ov_rest$reset;
+    reg  ov_rest$push;
+    reg  [63:0] ov_rest$push_data;
+    reg  ov_rest$pop;
+    wire  [63:0] ov_rest$head;
+    wire  ov_rest$nonempty;
+    wire  [4:0] ov_rest$count;
+    reg  [63:0] hd$d;
+    wire  [63:0] hd$q;
+    reg  hd$clock;
+    reg  hv$d;
+    wire  hv$q;
+    reg  hv$clock;
+    reg  hd_held$d;
+    wire  hd_held$q;
+    reg  hd_held$clock;
+    reg  hd_live$d;
+    wire  hd_live$q;
+    reg  hd_live$clock;
+    reg  hd_newer$d;
+    wire  hd_newer$q;
+    reg  hd_newer$clock;
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
@@ -689,6 +705,12 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     reg  [15:0] head_b;
     reg  head_held;
     reg  head_fresh;
+    reg  hd_is_cmd;
+    reg  [15:0] fifo_next_id;
+    reg  [6:0] nx_idx;
+    reg  nx_is_head;
+    reg  cmd_newer;
+    reg  [4:0] level;
     reg  promote;
     reg  take;
     reg  [6:0] cmd_idx;
@@ -1166,15 +1188,40 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         .q(held$q),
         .clock(held$clock)
     );
-    prisched_n128$overflow overflow(
-        .clock(overflow$clock),
-        .reset(overflow$reset),
-        .push(overflow$push),
-        .push_data(overflow$push_data),
-        .pop(overflow$pop),
-        .head(overflow$head),
-        .nonempty(overflow$nonempty),
-        .count(overflow$count)
+    prisched_n128$ov_rest ov_rest(
+        .clock(ov_rest$clock),
+        .reset(ov_rest$reset),
+        .push(ov_rest$push),
+        .push_data(ov_rest$push_data),
+        .pop(ov_rest$pop),
+        .head(ov_rest$head),
+        .nonempty(ov_rest$nonempty),
+        .count(ov_rest$count)
+    );
+    prisched_n128$hd hd(
+        .d(hd$d),
+        .q(hd$q),
+        .clock(hd$clock)
+    );
+    prisched_n128$hv hv(
+        .d(hv$d),
+        .q(hv$q),
+        .clock(hv$clock)
+    );
+    prisched_n128$hd_held hd_held(
+        .d(hd_held$d),
+        .q(hd_held$q),
+        .clock(hd_held$clock)
+    );
+    prisched_n128$hd_live hd_live(
+        .d(hd_live$d),
+        .q(hd_live$q),
+        .clock(hd_live$clock)
+    );
+    prisched_n128$hd_newer hd_newer(
+        .d(hd_newer$d),
+        .q(hd_newer$q),
+        .clock(hd_newer$clock)
     );
     prisched_n128$s1_valid s1_valid(
         .d(s1_valid$d),
@@ -1755,6 +1802,11 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         live$clock = clock;
         newer$clock = clock;
         held$clock = clock;
+        hd$clock = clock;
+        hv$clock = clock;
+        hd_held$clock = clock;
+        hd_live$clock = clock;
+        hd_newer$clock = clock;
         s1_valid$clock = clock;
         s1_found$clock = clock;
         s1_win$clock = clock;
@@ -1783,6 +1835,11 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         live$d = live$q;
         newer$d = newer$q;
         held$d = held$q;
+        hd$d = hd$q;
+        hv$d = hv$q;
+        hd_held$d = hd_held$q;
+        hd_live$d = hd_live$q;
+        hd_newer$d = hd_newer$q;
         s1_valid$d = s1_valid$q;
         s1_found$d = s1_found$q;
         s1_win$d = s1_win$q;
@@ -2028,19 +2085,19 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         ent_prio$15$d = ent_prio$15$q;
         ent_a$15$d = ent_a$15$q;
         ent_b$15$d = ent_b$15$q;
-        overflow$clock = clock;
-        overflow$reset = reset;
+        ov_rest$clock = clock;
+        ov_rest$reset = reset;
         any_free = used$q != entries_5;
         used_inc = used$q + one_5;
         used_dec = used$q - one_5;
-        fifo_head_id = overflow$head[0+:16];
+        fifo_head_id = hd$q[0+:16];
         head_idx = fifo_head_id[0+:7];
-        head_prio = overflow$head[16+:16];
-        head_a = overflow$head[32+:16];
-        head_b = overflow$head[48+:16];
-        head_held = held$q[head_idx];
-        head_fresh = live$q[head_idx] & ~newer$q[head_idx];
-        promote = overflow$nonempty & (any_free | head_held | ~head_fresh);
+        head_prio = hd$q[16+:16];
+        head_a = hd$q[32+:16];
+        head_b = hd$q[48+:16];
+        head_held = hd_held$q;
+        head_fresh = hd_live$q & ~hd_newer$q;
+        promote = fifo_on & hv$q & (any_free | head_held | ~head_fresh);
         cmd$ready = ~promote;
         take = cmd$valid & ~promote;
         cmd_idx = cmd$id[0+:7];
@@ -2556,16 +2613,40 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         if (do_remove & cmd_hit) begin
             used$d = used_dec;
         end
-        fifo_full = overflow$count == fifo_depth_5;
-        to_fifo = cmd_upsert & ~cmd_hit & ~any_free & ~fifo_full;
+        fifo_full = hv$q & (ov_rest$count == rest_full_5);
+        to_fifo = fifo_on & cmd_upsert & ~cmd_hit & ~any_free & ~fifo_full;
         to_drop = cmd_upsert & ~cmd_hit & ~any_free & fifo_full;
         push_snap[0+:16] = cmd$id;
         push_snap[16+:16] = cmd$prio;
         push_snap[32+:16] = cmd$a;
         push_snap[48+:16] = cmd$b;
-        overflow$push_data = push_snap;
-        overflow$push = to_fifo;
-        overflow$pop = promote;
+        ov_rest$push_data = push_snap;
+        ov_rest$push = to_fifo & hv$q;
+        ov_rest$pop = promote & ov_rest$nonempty;
+        cmd_newer = newer$q[cmd_idx];
+        fifo_next_id = ov_rest$head[0+:16];
+        nx_idx = fifo_next_id[0+:7];
+        nx_is_head = nx_idx == head_idx;
+        hd_is_cmd = head_idx == cmd_idx;
+        hd_held$d = (hd_held$q | (ins_cmd & hd_is_cmd)) & ~(do_remove & hd_is_cmd);
+        hd_live$d = (hd_live$q | (cmd_upsert & hd_is_cmd)) & ~(do_remove & hd_is_cmd);
+        hd_newer$d = (hd_newer$q | (cmd_upsert & cmd_hit & hd_is_cmd)) & ~(do_remove & hd_is_cmd);
+        if (to_fifo) begin
+            if (~hv$q) begin
+                hd$d = push_snap;
+                hv$d = 1'b1;
+                hd_held$d = 1'b0;
+                hd_live$d = 1'b1;
+                hd_newer$d = cmd_newer;
+            end
+        end
+        if (promote) begin
+            hv$d = ov_rest$nonempty;
+            hd$d = ov_rest$head;
+            hd_held$d = held$q[nx_idx] | (ins_head & nx_is_head);
+            hd_live$d = live$q[nx_idx];
+            hd_newer$d = newer$q[nx_idx];
+        end
         if (cmd_upsert) begin
             live$d = live$q | cmd_bit;
             if (cmd_hit) begin
@@ -2964,13 +3045,18 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         stat$bad_cmds = n_bad_cmds$q;
         stat$queries = n_queries$q;
         stat$count = 8'(used$q);
-        stat$fifo_level = 8'(overflow$count);
+        level = ov_rest$count;
+        if (hv$q) begin
+            level = ov_rest$count + one_5;
+        end
+        stat$fifo_level = 8'(level);
         if (reset) begin
             ent_valid$d = zero_16;
             used$d = zero_5;
             live$d = zero_n;
             newer$d = zero_n;
             held$d = zero_n;
+            hv$d = 1'b0;
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s2_found$d = 1'b0;
@@ -4572,6 +4658,82 @@ module prisched_n128$ent_valid(d,q,clock);
 endmodule // prisched_n128$ent_valid
 
 
+module prisched_n128$hd(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$hd
+
+
+module prisched_n128$hd_held(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$hd_held
+
+
+module prisched_n128$hd_live(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$hd_live
+
+
+module prisched_n128$hd_newer(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$hd_newer
+
+
 module prisched_n128$held(d,q,clock);
     
     // Module arguments
@@ -4589,6 +4751,25 @@ module prisched_n128$held(d,q,clock);
     end
           
 endmodule // prisched_n128$held
+
+
+module prisched_n128$hv(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // prisched_n128$hv
 
 
 module prisched_n128$live(d,q,clock);
@@ -4800,173 +4981,7 @@ module prisched_n128$newer(d,q,clock);
 endmodule // prisched_n128$newer
 
 
-module prisched_n128$overflow(clock,reset,push,push_data,pop,head,nonempty,count);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  push;
-    input wire  [63:0] push_data;
-    input wire  pop;
-    output reg  [63:0] head;
-    output reg  nonempty;
-    output reg  [4:0] count;
-    
-    // Constant declarations
-    localparam  one_c = 5'b1;
-    localparam  zero_c = 5'b0;
-    localparam  depth = 5'b10000;
-    
-    // Stub signals
-    reg  rest$clock;
-    reg  rest$reset;
-    reg  rest$push;
-    reg  [63:0] rest$push_data;
-    reg  rest$pop;
-    wire  [63:0] rest$head;
-    wire  rest$nonempty;
-    wire  [4:0] rest$count;
-    reg  [63:0] h$d;
-    wire  [63:0] h$q;
-    reg  h$clock;
-    reg  hv$d;
-    wire  hv$q;
-    reg  hv$clock;
-    reg  [4:0] cnt$d;
-    wire  [4:0] cnt$q;
-    reg  cnt$clock;
-    
-    // Local signals
-    reg  push_ok;
-    reg  pop_ok;
-    reg  to_h;
-    
-    // Sub module instances
-    prisched_n128$overflow$rest rest(
-        .clock(rest$clock),
-        .reset(rest$reset),
-        .push(rest$push),
-        .push_data(rest$push_data),
-        .pop(rest$pop),
-        .head(rest$head),
-        .nonempty(rest$nonempty),
-        .count(rest$count)
-    );
-    prisched_n128$overflow$h h(
-        .d(h$d),
-        .q(h$q),
-        .clock(h$clock)
-    );
-    prisched_n128$overflow$hv hv(
-        .d(hv$d),
-        .q(hv$q),
-        .clock(hv$clock)
-    );
-    prisched_n128$overflow$cnt cnt(
-        .d(cnt$d),
-        .q(cnt$q),
-        .clock(cnt$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        h$clock = clock;
-        hv$clock = clock;
-        cnt$clock = clock;
-        h$d = h$q;
-        hv$d = hv$q;
-        cnt$d = cnt$q;
-        rest$clock = clock;
-        rest$reset = reset;
-        push_ok = push & (cnt$q != depth);
-        pop_ok = pop & hv$q;
-        to_h = ~hv$q | (pop_ok & ~rest$nonempty);
-        rest$push = push_ok & ~to_h;
-        rest$push_data = push_data;
-        rest$pop = pop_ok & rest$nonempty;
-        if (pop_ok & rest$nonempty) begin
-            h$d = rest$head;
-        end
-        if (to_h) begin
-            h$d = push_data;
-            hv$d = push_ok;
-        end
-        if (push_ok & ~pop_ok) begin
-            cnt$d = cnt$q + one_c;
-        end
-        if (pop_ok & ~push_ok) begin
-            cnt$d = cnt$q - one_c;
-        end
-        head = h$q;
-        nonempty = hv$q;
-        count = cnt$q;
-        if (reset) begin
-            hv$d = 1'b0;
-            cnt$d = zero_c;
-        end
-    end
-    
-endmodule // prisched_n128$overflow
-
-
-module prisched_n128$overflow$cnt(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$overflow$cnt
-
-
-module prisched_n128$overflow$h(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$overflow$h
-
-
-module prisched_n128$overflow$hv(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$overflow$hv
-
-
-module prisched_n128$overflow$rest(clock,reset,push,push_data,pop,head,nonempty,count);
+module prisched_n128$ov_rest(clock,reset,push,push_data,pop,head,nonempty,count);
     
     // Module arguments
     input wire  clock;
@@ -5015,7 +5030,7 @@ module prisched_n128$overflow$rest(clock,reset,push,push_data,pop,head,nonempty,
     reg  pop_ok;
     
     // Sub module instances
-    prisched_n128$overflow$rest$store store(
+    prisched_n128$ov_rest$store store(
         .read_address(store$read_address),
         .read_clock(store$read_clock),
         .read_data(store$read_data),
@@ -5024,27 +5039,27 @@ module prisched_n128$overflow$rest(clock,reset,push,push_data,pop,head,nonempty,
         .write_data(store$write_data),
         .write_enable(store$write_enable)
     );
-    prisched_n128$overflow$rest$wp wp(
+    prisched_n128$ov_rest$wp wp(
         .d(wp$d),
         .q(wp$q),
         .clock(wp$clock)
     );
-    prisched_n128$overflow$rest$rp rp(
+    prisched_n128$ov_rest$rp rp(
         .d(rp$d),
         .q(rp$q),
         .clock(rp$clock)
     );
-    prisched_n128$overflow$rest$cnt cnt(
+    prisched_n128$ov_rest$cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    prisched_n128$overflow$rest$bypass_valid bypass_valid(
+    prisched_n128$ov_rest$bypass_valid bypass_valid(
         .d(bypass_valid$d),
         .q(bypass_valid$q),
         .clock(bypass_valid$clock)
     );
-    prisched_n128$overflow$rest$bypass_data bypass_data(
+    prisched_n128$ov_rest$bypass_data bypass_data(
         .d(bypass_data$d),
         .q(bypass_data$q),
         .clock(bypass_data$clock)
@@ -5102,10 +5117,10 @@ module prisched_n128$overflow$rest(clock,reset,push,push_data,pop,head,nonempty,
         end
     end
     
-endmodule // prisched_n128$overflow$rest
+endmodule // prisched_n128$ov_rest
 
 
-module prisched_n128$overflow$rest$bypass_data(d,q,clock);
+module prisched_n128$ov_rest$bypass_data(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -5121,10 +5136,10 @@ module prisched_n128$overflow$rest$bypass_data(d,q,clock);
        q <= d;
     end
           
-endmodule // prisched_n128$overflow$rest$bypass_data
+endmodule // prisched_n128$ov_rest$bypass_data
 
 
-module prisched_n128$overflow$rest$bypass_valid(d,q,clock);
+module prisched_n128$ov_rest$bypass_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5140,10 +5155,10 @@ module prisched_n128$overflow$rest$bypass_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // prisched_n128$overflow$rest$bypass_valid
+endmodule // prisched_n128$ov_rest$bypass_valid
 
 
-module prisched_n128$overflow$rest$cnt(d,q,clock);
+module prisched_n128$ov_rest$cnt(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -5159,10 +5174,10 @@ module prisched_n128$overflow$rest$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // prisched_n128$overflow$rest$cnt
+endmodule // prisched_n128$ov_rest$cnt
 
 
-module prisched_n128$overflow$rest$rp(d,q,clock);
+module prisched_n128$ov_rest$rp(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -5178,10 +5193,10 @@ module prisched_n128$overflow$rest$rp(d,q,clock);
        q <= d;
     end
           
-endmodule // prisched_n128$overflow$rest$rp
+endmodule // prisched_n128$ov_rest$rp
 
 
-module prisched_n128$overflow$rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module prisched_n128$ov_rest$store(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
     
     // Module arguments
     input wire  [3:0] read_address;
@@ -5207,10 +5222,10 @@ module prisched_n128$overflow$rest$store(read_address,read_clock,read_data,write
        end
     end
                 
-endmodule // prisched_n128$overflow$rest$store
+endmodule // prisched_n128$ov_rest$store
 
 
-module prisched_n128$overflow$rest$wp(d,q,clock);
+module prisched_n128$ov_rest$wp(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -5226,7 +5241,7 @@ module prisched_n128$overflow$rest$wp(d,q,clock);
        q <= d;
     end
           
-endmodule // prisched_n128$overflow$rest$wp
+endmodule // prisched_n128$ov_rest$wp
 
 
 module prisched_n128$rk_count$0(a,y);

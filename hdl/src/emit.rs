@@ -83,7 +83,7 @@ lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Bits of signal are not used: 
 lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Bits of signal are not used: 'rbolt'*"
 lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Bits of signal are not used: 'total16'*"
 lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Bits of signal are not used: 'ack_no9'*"
-lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Bits of signal are not used: 'fifo_head_id'*"
+lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Bits of signal are not used: 'fifo_*_id'*"
 // NIC tops: NDP needs no `freed` events (its register is initialised by a message's
 // first packet); Homa reads the scheduler's answer fields it needs, and its queue of
 // freed ids never fills (one entry per message)
@@ -91,8 +91,9 @@ lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Signal is not used: 'freed$*"
 lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Signal is not used: 'sched$resp$*"
 lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Signal is not used: 'sched$query$ready'*"
 lint_off -rule UNUSEDSIGNAL -file "*nic_*" -match "Signal is not used: 'freed_q$count'*"
-// prisched: 16-bit id of a queued snapshot (a struct field), of which A bits index the entries
-lint_off -rule UNUSEDSIGNAL -file "*prisched*" -match "Bits of signal are not used: 'fifo_head_id'*"
+// prisched: 16-bit ids of queued snapshots (a struct field; the FIFO's head and the one
+// after it), of which A bits index the entries
+lint_off -rule UNUSEDSIGNAL -file "*prisched*" -match "Bits of signal are not used: 'fifo_*_id'*"
 // switch: a frame's word count computed at 32 bits, of which 10 count (at most 136 words),
 // and the transport flags, of which DATA and CHOP choose the band and trimming
 lint_off -rule UNUSEDSIGNAL -file "*switch_*" -match "Bits of signal are not used: 'words32$*"

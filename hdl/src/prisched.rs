@@ -25,8 +25,10 @@
 //! Entries are ordered by `(prio, id)`: a LOWER `prio` is a HIGHER priority, ties go to
 //! the lower id. A valid id is in at most one entry. Bitmaps over the `N` ids say which
 //! ids are live (`live`: upserted and not removed since) and which have an entry
-//! (`held`), so that a command or the FIFO head finds whether its id has an entry with
-//! one bit lookup.
+//! (`held`), so that a command finds whether its id has an entry with one bit lookup.
+//! The FIFO head's bits of the three bitmaps are registers beside it, kept current each
+//! cycle (the command's changes to its id forwarded; on a pop, the next snapshot's bits
+//! looked up), so whether the head is popped is decided from registers.
 //!
 //! The order of the entries is kept, not computed per query: `before[i]` bit `j` says that
 //! entry `i` is ordered before entry `j`. When an entry is written, its key is compared
@@ -96,15 +98,16 @@
 //! * Logic depth: every path is at most 8 LUT levels on xcup
 //!   (`fpga/reports/prisched_n*.xcup.txt`): the query's selection is one AND over the
 //!   matrix row per entry, and the multiplexer of the winner's fields and rank is in the
-//!   next stage (the ranks' adder trees run beside the query, from registers); the command side
-//!   looks up one bit per bitmap and compares the keys in parallel with the choice of the
-//!   entry to write.
+//!   next stage (the ranks' adder trees run beside the query, from registers); the command
+//!   side looks up one bit per bitmap for the command, decides the FIFO's pop from
+//!   registers, and compares the keys in parallel with the choice of the entry to write.
 //!
 //! # Parameters
 //! * `A`: id bits; `N = 2^A` ids (`1 <= A <= 10`). Ids on the 16-bit `cmd.id` port that are
 //!   `>= N` are bad commands. With `N <= 16` every id fits in the registers, so the FIFO
-//!   is never used.
-use crate::rfifo::RegFifo;
+//!   is never used, and its logic is built out (a constant gates its push and pop, and
+//!   synthesis removes the rest).
+use crate::fifo::Fifo;
 use rust_hdl::prelude::*;
 
 /// Register entries compared at once.
@@ -228,9 +231,18 @@ pub struct PrioSched<const A: usize, const N: usize> {
     newer: DFF<Bits<N>>,
     /// Ids that have an entry.
     held: DFF<Bits<N>>,
-    /// Its head is a register (`RegFifo`): the head's id is the start of the command
-    /// side's longest path (the bitmap lookups, the promotion, the entry written).
-    overflow: RegFifo<PsSnapshot, 4, 5>,
+    /// The overflow FIFO: its head in registers (`hd`, valid while `hv`), the entries
+    /// after it in `ov_rest` (as `rfifo::RegFifo`; it holds at most 15). Beside the
+    /// head, its id's bits of `held`, `live` and `newer`, kept current every cycle from
+    /// this cycle's changes, so that whether the head is popped is decided from registers
+    /// (the lookups were the start of the command side's longest path: 62 MHz on ECP5 at
+    /// 128 ids).
+    ov_rest: Fifo<PsSnapshot, 4, 5>,
+    hd: DFF<PsSnapshot>,
+    hv: DFF<bool>,
+    hd_held: DFF<bool>,
+    hd_live: DFF<bool>,
+    hd_newer: DFF<bool>,
 
     // query stage 1 (the winner, the count, every entry's rank and the entries' fields
     // as the query saw them)
@@ -281,6 +293,16 @@ pub struct PrioSched<const A: usize, const N: usize> {
     head_b: Signal<Local, Bits<16>>,
     head_held: Signal<Local, bool>,
     head_fresh: Signal<Local, bool>,
+    /// The head's id is the command's.
+    hd_is_cmd: Signal<Local, bool>,
+    /// The id of the snapshot after the head, and whether it is the head's id.
+    fifo_next_id: Signal<Local, Bits<16>>,
+    nx_idx: Signal<Local, Bits<A>>,
+    nx_is_head: Signal<Local, bool>,
+    /// `newer`'s bit of the command's id.
+    cmd_newer: Signal<Local, bool>,
+    /// Snapshots queued: the head and the entries after it.
+    level: Signal<Local, Bits<5>>,
     promote: Signal<Local, bool>,
     take: Signal<Local, bool>,
     cmd_idx: Signal<Local, Bits<A>>,
@@ -338,7 +360,10 @@ pub struct PrioSched<const A: usize, const N: usize> {
     /// The bits of a 16-bit id above `A` (an id is `< N` when they are all 0).
     id_high: Constant<Bits<16>>,
     entries_5: Constant<Bits<5>>,
-    fifo_depth_5: Constant<Bits<5>>,
+    /// `N > ENTRIES`: the overflow FIFO can be needed (see `new`).
+    fifo_on: Constant<bool>,
+    /// `FIFO_DEPTH - 1`: the entries after the head when the FIFO is full.
+    rest_full_5: Constant<Bits<5>>,
     one_5: Constant<Bits<5>>,
     zero_5: Constant<Bits<5>>,
     zero_a: Constant<Bits<A>>,
@@ -390,7 +415,12 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             live: Default::default(),
             newer: Default::default(),
             held: Default::default(),
-            overflow: Default::default(),
+            ov_rest: Fifo::new(),
+            hd: Default::default(),
+            hv: Default::default(),
+            hd_held: Default::default(),
+            hd_live: Default::default(),
+            hd_newer: Default::default(),
             s1_valid: Default::default(),
             s1_found: Default::default(),
             s1_win: Default::default(),
@@ -428,6 +458,12 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             head_b: Default::default(),
             head_held: Default::default(),
             head_fresh: Default::default(),
+            hd_is_cmd: Default::default(),
+            fifo_next_id: Default::default(),
+            nx_idx: Default::default(),
+            nx_is_head: Default::default(),
+            cmd_newer: Default::default(),
+            level: Default::default(),
             promote: Default::default(),
             take: Default::default(),
             cmd_idx: Default::default(),
@@ -472,7 +508,13 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             ones_16: Constant::new(0xffff.into()),
             id_high: Constant::new((0xffff_u64 & !(N as u64 - 1)).into()),
             entries_5: Constant::new((ENTRIES as u64).into()),
-            fifo_depth_5: Constant::new((FIFO_DEPTH as u64).into()),
+            // With N <= ENTRIES the FIFO is never used: an UPSERT finds no free entry only
+            // when all ENTRIES entries hold distinct valid ids, that is every id, its own
+            // included, so it updates in place. The constant lets synthesis remove the
+            // FIFO's logic (its head's lookups were the longest path at N = 16); the
+            // behaviour is the same.
+            fifo_on: Constant::new(N > ENTRIES),
+            rest_full_5: Constant::new(((FIFO_DEPTH - 1) as u64).into()),
             one_5: Constant::new(1.into()),
             zero_5: Constant::new(0.into()),
             zero_a: Constant::new(0.into()),
@@ -516,6 +558,11 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             live,
             newer,
             held,
+            hd,
+            hv,
+            hd_held,
+            hd_live,
+            hd_newer,
             s1_valid,
             s1_found,
             s1_win,
@@ -554,28 +601,28 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             self.ent_a[i].d.next = self.ent_a[i].q.val();
             self.ent_b[i].d.next = self.ent_b[i].q.val();
         }
-        self.overflow.clock.next = self.clock.val();
-        self.overflow.reset.next = self.reset.val();
+        self.ov_rest.clock.next = self.clock.val();
+        self.ov_rest.reset.next = self.reset.val();
 
         // ---- Commands and promotion: one entry operation per cycle. ----
-        // Whether the head is popped comes from registers only: the head's id (the FIFO's
-        // read register) looks up one bit in each bitmap.
+        // Whether the head is popped comes from registers only: the head's bits of the
+        // bitmaps are registers beside it.
         self.any_free.next = self.used.q.val() != self.entries_5.val();
         self.used_inc.next = self.used.q.val() + self.one_5.val();
         self.used_dec.next = self.used.q.val() - self.one_5.val();
         // The FIFO holds 16-bit ids (all < N); its head is defined only while nonempty,
         // and everything derived from it is gated by `promote`.
-        self.fifo_head_id.next = self.overflow.head.val().id;
+        self.fifo_head_id.next = self.hd.q.val().id;
         self.head_idx.next = self.fifo_head_id.val().get_bits::<A>(0);
-        self.head_prio.next = self.overflow.head.val().prio;
-        self.head_a.next = self.overflow.head.val().a;
-        self.head_b.next = self.overflow.head.val().b;
-        self.head_held.next = self.held.q.val().get_bit(self.head_idx.val().index());
-        self.head_fresh.next = self.live.q.val().get_bit(self.head_idx.val().index())
-            & !self.newer.q.val().get_bit(self.head_idx.val().index());
+        self.head_prio.next = self.hd.q.val().prio;
+        self.head_a.next = self.hd.q.val().a;
+        self.head_b.next = self.hd.q.val().b;
+        self.head_held.next = self.hd_held.q.val();
+        self.head_fresh.next = self.hd_live.q.val() & !self.hd_newer.q.val();
         // The head is popped when it can be applied (an entry is free, or its id has one)
         // or is to be discarded.
-        self.promote.next = self.overflow.nonempty.val()
+        self.promote.next = self.fifo_on.val()
+            & self.hv.q.val()
             & (self.any_free.val() | self.head_held.val() | !self.head_fresh.val());
         self.cmd.ready.next = !self.promote.val();
         self.take.next = self.cmd.valid.val() & !self.promote.val();
@@ -715,8 +762,10 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             self.used.d.next = self.used_dec.val();
         }
         // No entry free (so no promotion): the command's snapshot goes to the FIFO.
-        self.fifo_full.next = self.overflow.count.val() == self.fifo_depth_5.val();
-        self.to_fifo.next = self.cmd_upsert.val()
+        self.fifo_full.next =
+            self.hv.q.val() & (self.ov_rest.count.val() == self.rest_full_5.val());
+        self.to_fifo.next = self.fifo_on.val()
+            & self.cmd_upsert.val()
             & !self.cmd_hit.val()
             & !self.any_free.val()
             & !self.fifo_full.val();
@@ -728,9 +777,46 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         self.push_snap.next.prio = self.cmd.prio.val();
         self.push_snap.next.a = self.cmd.a.val();
         self.push_snap.next.b = self.cmd.b.val();
-        self.overflow.push_data.next = self.push_snap.val();
-        self.overflow.push.next = self.to_fifo.val();
-        self.overflow.pop.next = self.promote.val();
+        // The FIFO (a push and a pop are never in one cycle: a command is taken only
+        // when the head is not popped). A snapshot pushed into an empty FIFO becomes the
+        // head; the head's bits are then the command's id's after the command: held 0
+        // (it had no entry and none was free), live 1, newer unchanged.
+        self.ov_rest.push_data.next = self.push_snap.val();
+        self.ov_rest.push.next = self.to_fifo.val() & self.hv.q.val();
+        self.ov_rest.pop.next = self.promote.val() & self.ov_rest.nonempty.val();
+        self.cmd_newer.next = self.newer.q.val().get_bit(self.cmd_idx.val().index());
+        self.fifo_next_id.next = self.ov_rest.head.val().id;
+        self.nx_idx.next = self.fifo_next_id.val().get_bits::<A>(0);
+        self.nx_is_head.next = self.nx_idx.val() == self.head_idx.val();
+        // A head that stays: its bits change as this cycle's command changes its id's.
+        self.hd_is_cmd.next = self.head_idx.val() == self.cmd_idx.val();
+        self.hd_held.d.next = (self.hd_held.q.val() | (self.ins_cmd.val() & self.hd_is_cmd.val()))
+            & !(self.do_remove.val() & self.hd_is_cmd.val());
+        self.hd_live.d.next = (self.hd_live.q.val()
+            | (self.cmd_upsert.val() & self.hd_is_cmd.val()))
+            & !(self.do_remove.val() & self.hd_is_cmd.val());
+        self.hd_newer.d.next = (self.hd_newer.q.val()
+            | (self.cmd_upsert.val() & self.cmd_hit.val() & self.hd_is_cmd.val()))
+            & !(self.do_remove.val() & self.hd_is_cmd.val());
+        if self.to_fifo.val() {
+            if !self.hv.q.val() {
+                self.hd.d.next = self.push_snap.val();
+                self.hv.d.next = true;
+                self.hd_held.d.next = false;
+                self.hd_live.d.next = true;
+                self.hd_newer.d.next = self.cmd_newer.val();
+            }
+        }
+        // A pop: the next snapshot's bits, from the bitmaps (no command this cycle; the
+        // popped head may insert its id, which the next snapshot may share).
+        if self.promote.val() {
+            self.hv.d.next = self.ov_rest.nonempty.val();
+            self.hd.d.next = self.ov_rest.head.val();
+            self.hd_held.d.next = self.held.q.val().get_bit(self.nx_idx.val().index())
+                | (self.ins_head.val() & self.nx_is_head.val());
+            self.hd_live.d.next = self.live.q.val().get_bit(self.nx_idx.val().index());
+            self.hd_newer.d.next = self.newer.q.val().get_bit(self.nx_idx.val().index());
+        }
         // Liveness.
         if self.cmd_upsert.val() {
             self.live.d.next = self.live.q.val() | self.cmd_bit.val();
@@ -869,7 +955,12 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         self.stat.bad_cmds.next = self.n_bad_cmds.q.val();
         self.stat.queries.next = self.n_queries.q.val();
         self.stat.count.next = bit_cast::<8, 5>(self.used.q.val());
-        self.stat.fifo_level.next = bit_cast::<8, 5>(self.overflow.count.val());
+        // (The head and the at most 15 entries after it: 16 fits 5 bits.)
+        self.level.next = self.ov_rest.count.val();
+        if self.hv.q.val() {
+            self.level.next = self.ov_rest.count.val() + self.one_5.val();
+        }
+        self.stat.fifo_level.next = bit_cast::<8, 5>(self.level.val());
 
         if self.reset.val() {
             self.ent_valid.d.next = self.zero_16.val();
@@ -877,6 +968,7 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             self.live.d.next = self.zero_n.val();
             self.newer.d.next = self.zero_n.val();
             self.held.d.next = self.zero_n.val();
+            self.hv.d.next = false;
             self.s1_valid.d.next = false;
             self.s2_valid.d.next = false;
             self.s2_found.d.next = false;
