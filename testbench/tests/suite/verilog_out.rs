@@ -635,10 +635,10 @@ fn resources_are_read_from_a_committed_report() {
 /// The full sweep of `scripts/test-full.sh`: every row (switch2_p16 and the switch's
 /// per-mode rows included) through the xcup flow, and every one with a committed ECP5
 /// report through the ECP5 flow with place and route stopped after 120 minutes (the
-/// blocks that fit take minutes; `switch2_p4@droptail`, `switch2_p4@trim` and
-/// `switch2_p4@tofino-trim`, the switch rows with an ECP5 report, about an hour each),
-/// into a temp dir, each compared with its committed report within the same tolerances.
-/// (`switch2_p4@bolt` and `switch2_p16` have no ECP5 report yet: docs/fpga.md.)
+/// blocks that fit take minutes; the four `switch2_p4@MODE` rows, the switch rows with
+/// an ECP5 report, half an hour to an hour each), into a temp dir, each compared with its
+/// committed report within the same tolerances. (`switch2_p16` has no ECP5 report yet:
+/// docs/fpga.md.)
 #[test]
 #[ignore = "hours: every block, xcup and ECP5 place and route; scripts/test-full.sh"]
 fn full_sweep_matches_committed_reports() {
