@@ -217,13 +217,16 @@ fn temp_dir(name: &str) -> PathBuf {
 /// [`P16_MODE_ROWS`].
 fn xcup_rows() -> Vec<&'static str> {
     let mut rows: Vec<&'static str> = nt_hdl::registry::blocks().iter().map(|b| b.name).collect();
-    for m in nt_hdl::mode::MODES.iter() {
-        rows.push(Box::leak(format!("switch2_p4@{}", m.name).into_boxed_str()));
-    }
-    for m in P16_MODE_ROWS {
-        assert!(nt_hdl::mode::MODES.iter().any(|d| d.name == m), "{m}");
-        rows.push(Box::leak(format!("switch2_p16@{m}").into_boxed_str()));
-    }
+    let row = |block: &str, mode: &str| -> &'static str {
+        assert!(nt_hdl::mode::MODES.iter().any(|d| d.name == mode), "{mode}");
+        Box::leak(format!("{block}@{mode}").into_boxed_str())
+    };
+    rows.extend(
+        nt_hdl::mode::MODES
+            .iter()
+            .map(|m| row("switch2_p4", m.name)),
+    );
+    rows.extend(P16_MODE_ROWS.iter().map(|m| row("switch2_p16", m)));
     rows
 }
 
@@ -525,7 +528,7 @@ fn committed_xcup_reports_are_fresh() {
         "committed xcup reports are stale; refresh them with\n  bash fpga/synth.sh {}{}\n{}",
         stale.join(" "),
         if stale.iter().any(|r| full_synthesis_only(r)) {
-            "\n(switch2_p16 alone takes a long time: start it on its own)"
+            "\n(a switch2_p16 row takes an hour or more: start it on its own)"
         } else {
             ""
         },
