@@ -23465,9 +23465,6 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
     reg  [15:0] newer$d;
     wire  [15:0] newer$q;
     reg  newer$clock;
-    reg  [15:0] held$d;
-    wire  [15:0] held$q;
-    reg  held$clock;
     reg  ov_rest$clock;
     reg  ov_rest$reset;
     reg  ov_rest$push;
@@ -23842,6 +23839,7 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
     reg  [15:0] fifo_next_id;
     reg  [3:0] nx_idx;
     reg  nx_is_head;
+    reg  [15:0] nx_match;
     reg  cmd_newer;
     reg  [4:0] level;
     reg  promote;
@@ -23852,7 +23850,6 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
     reg  do_remove;
     reg  cmd_hit;
     reg  [15:0] cmd_bit;
-    reg  [15:0] head_bit;
     reg  [15:0] cmd_match;
     reg  [15:0] head_match;
     reg  [15:0] free_one;
@@ -24315,11 +24312,6 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         .d(newer$d),
         .q(newer$q),
         .clock(newer$clock)
-    );
-    nic_homa$prog$sched$held held(
-        .d(held$d),
-        .q(held$q),
-        .clock(held$clock)
     );
     nic_homa$prog$sched$ov_rest ov_rest(
         .clock(ov_rest$clock),
@@ -24934,7 +24926,6 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         used$clock = clock;
         live$clock = clock;
         newer$clock = clock;
-        held$clock = clock;
         hd$clock = clock;
         hv$clock = clock;
         hd_held$clock = clock;
@@ -24967,7 +24958,6 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         used$d = used$q;
         live$d = live$q;
         newer$d = newer$q;
-        held$d = held$q;
         hd$d = hd$q;
         hv$d = hv$q;
         hd_held$d = hd_held$q;
@@ -25225,6 +25215,8 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         used_dec = used$q - one_5;
         fifo_head_id = hd$q[0+:16];
         head_idx = fifo_head_id[0+:4];
+        fifo_next_id = ov_rest$head[0+:16];
+        nx_idx = fifo_next_id[0+:4];
         head_prio = hd$q[16+:16];
         head_a = hd$q[32+:16];
         head_b = hd$q[48+:16];
@@ -25237,11 +25229,10 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         cmd_legal = ((cmd$id & id_high) == zero_16) & ((cmd$op == op_upsert) | (cmd$op == op_remove));
         cmd_upsert = take & cmd_legal & (cmd$op == op_upsert);
         do_remove = take & cmd_legal & (cmd$op == op_remove);
-        cmd_hit = held$q[cmd_idx];
         cmd_bit = one_n << cmd_idx;
-        head_bit = one_n << head_idx;
         cmd_match = zero_16;
         head_match = zero_16;
+        nx_match = zero_16;
         cmd_before = zero_16;
         head_before = zero_16;
         if (ent_valid$q[0] & (ent_id$0$q == cmd_idx)) begin
@@ -25249,6 +25240,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         end
         if (ent_valid$q[0] & (ent_id$0$q == head_idx)) begin
             head_match = head_match | one_hot$0;
+        end
+        if (ent_valid$q[0] & (ent_id$0$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$0;
         end
         if ((cmd$prio < ent_prio$0$q) | ((cmd$prio == ent_prio$0$q) & (cmd_idx < ent_id$0$q))) begin
             cmd_before = cmd_before | one_hot$0;
@@ -25262,6 +25256,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         if (ent_valid$q[1] & (ent_id$1$q == head_idx)) begin
             head_match = head_match | one_hot$1;
         end
+        if (ent_valid$q[1] & (ent_id$1$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$1;
+        end
         if ((cmd$prio < ent_prio$1$q) | ((cmd$prio == ent_prio$1$q) & (cmd_idx < ent_id$1$q))) begin
             cmd_before = cmd_before | one_hot$1;
         end
@@ -25273,6 +25270,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         end
         if (ent_valid$q[2] & (ent_id$2$q == head_idx)) begin
             head_match = head_match | one_hot$2;
+        end
+        if (ent_valid$q[2] & (ent_id$2$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$2;
         end
         if ((cmd$prio < ent_prio$2$q) | ((cmd$prio == ent_prio$2$q) & (cmd_idx < ent_id$2$q))) begin
             cmd_before = cmd_before | one_hot$2;
@@ -25286,6 +25286,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         if (ent_valid$q[3] & (ent_id$3$q == head_idx)) begin
             head_match = head_match | one_hot$3;
         end
+        if (ent_valid$q[3] & (ent_id$3$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$3;
+        end
         if ((cmd$prio < ent_prio$3$q) | ((cmd$prio == ent_prio$3$q) & (cmd_idx < ent_id$3$q))) begin
             cmd_before = cmd_before | one_hot$3;
         end
@@ -25297,6 +25300,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         end
         if (ent_valid$q[4] & (ent_id$4$q == head_idx)) begin
             head_match = head_match | one_hot$4;
+        end
+        if (ent_valid$q[4] & (ent_id$4$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$4;
         end
         if ((cmd$prio < ent_prio$4$q) | ((cmd$prio == ent_prio$4$q) & (cmd_idx < ent_id$4$q))) begin
             cmd_before = cmd_before | one_hot$4;
@@ -25310,6 +25316,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         if (ent_valid$q[5] & (ent_id$5$q == head_idx)) begin
             head_match = head_match | one_hot$5;
         end
+        if (ent_valid$q[5] & (ent_id$5$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$5;
+        end
         if ((cmd$prio < ent_prio$5$q) | ((cmd$prio == ent_prio$5$q) & (cmd_idx < ent_id$5$q))) begin
             cmd_before = cmd_before | one_hot$5;
         end
@@ -25321,6 +25330,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         end
         if (ent_valid$q[6] & (ent_id$6$q == head_idx)) begin
             head_match = head_match | one_hot$6;
+        end
+        if (ent_valid$q[6] & (ent_id$6$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$6;
         end
         if ((cmd$prio < ent_prio$6$q) | ((cmd$prio == ent_prio$6$q) & (cmd_idx < ent_id$6$q))) begin
             cmd_before = cmd_before | one_hot$6;
@@ -25334,6 +25346,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         if (ent_valid$q[7] & (ent_id$7$q == head_idx)) begin
             head_match = head_match | one_hot$7;
         end
+        if (ent_valid$q[7] & (ent_id$7$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$7;
+        end
         if ((cmd$prio < ent_prio$7$q) | ((cmd$prio == ent_prio$7$q) & (cmd_idx < ent_id$7$q))) begin
             cmd_before = cmd_before | one_hot$7;
         end
@@ -25345,6 +25360,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         end
         if (ent_valid$q[8] & (ent_id$8$q == head_idx)) begin
             head_match = head_match | one_hot$8;
+        end
+        if (ent_valid$q[8] & (ent_id$8$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$8;
         end
         if ((cmd$prio < ent_prio$8$q) | ((cmd$prio == ent_prio$8$q) & (cmd_idx < ent_id$8$q))) begin
             cmd_before = cmd_before | one_hot$8;
@@ -25358,6 +25376,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         if (ent_valid$q[9] & (ent_id$9$q == head_idx)) begin
             head_match = head_match | one_hot$9;
         end
+        if (ent_valid$q[9] & (ent_id$9$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$9;
+        end
         if ((cmd$prio < ent_prio$9$q) | ((cmd$prio == ent_prio$9$q) & (cmd_idx < ent_id$9$q))) begin
             cmd_before = cmd_before | one_hot$9;
         end
@@ -25369,6 +25390,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         end
         if (ent_valid$q[10] & (ent_id$10$q == head_idx)) begin
             head_match = head_match | one_hot$10;
+        end
+        if (ent_valid$q[10] & (ent_id$10$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$10;
         end
         if ((cmd$prio < ent_prio$10$q) | ((cmd$prio == ent_prio$10$q) & (cmd_idx < ent_id$10$q))) begin
             cmd_before = cmd_before | one_hot$10;
@@ -25382,6 +25406,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         if (ent_valid$q[11] & (ent_id$11$q == head_idx)) begin
             head_match = head_match | one_hot$11;
         end
+        if (ent_valid$q[11] & (ent_id$11$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$11;
+        end
         if ((cmd$prio < ent_prio$11$q) | ((cmd$prio == ent_prio$11$q) & (cmd_idx < ent_id$11$q))) begin
             cmd_before = cmd_before | one_hot$11;
         end
@@ -25393,6 +25420,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         end
         if (ent_valid$q[12] & (ent_id$12$q == head_idx)) begin
             head_match = head_match | one_hot$12;
+        end
+        if (ent_valid$q[12] & (ent_id$12$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$12;
         end
         if ((cmd$prio < ent_prio$12$q) | ((cmd$prio == ent_prio$12$q) & (cmd_idx < ent_id$12$q))) begin
             cmd_before = cmd_before | one_hot$12;
@@ -25406,6 +25436,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         if (ent_valid$q[13] & (ent_id$13$q == head_idx)) begin
             head_match = head_match | one_hot$13;
         end
+        if (ent_valid$q[13] & (ent_id$13$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$13;
+        end
         if ((cmd$prio < ent_prio$13$q) | ((cmd$prio == ent_prio$13$q) & (cmd_idx < ent_id$13$q))) begin
             cmd_before = cmd_before | one_hot$13;
         end
@@ -25417,6 +25450,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         end
         if (ent_valid$q[14] & (ent_id$14$q == head_idx)) begin
             head_match = head_match | one_hot$14;
+        end
+        if (ent_valid$q[14] & (ent_id$14$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$14;
         end
         if ((cmd$prio < ent_prio$14$q) | ((cmd$prio == ent_prio$14$q) & (cmd_idx < ent_id$14$q))) begin
             cmd_before = cmd_before | one_hot$14;
@@ -25430,6 +25466,9 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         if (ent_valid$q[15] & (ent_id$15$q == head_idx)) begin
             head_match = head_match | one_hot$15;
         end
+        if (ent_valid$q[15] & (ent_id$15$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$15;
+        end
         if ((cmd$prio < ent_prio$15$q) | ((cmd$prio == ent_prio$15$q) & (cmd_idx < ent_id$15$q))) begin
             cmd_before = cmd_before | one_hot$15;
         end
@@ -25437,6 +25476,7 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
             head_before = head_before | one_hot$15;
         end
         free_one = ~ent_valid$q & (ent_valid$q + one_16);
+        cmd_hit = cmd_match != zero_16;
         ins_head = promote & head_fresh & ~head_held;
         ins_cmd = cmd_upsert & ~cmd_hit & any_free;
         insert = ins_head | ins_cmd;
@@ -25728,20 +25768,12 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
             ent_a_ne_b$d = ent_a_ne_b$q | wr;
         end
         ent_valid$d = ent_valid$q;
-        held$d = held$q;
         if (insert) begin
             ent_valid$d = ent_valid$q | free_one;
             used$d = used_inc;
         end
-        if (ins_cmd) begin
-            held$d = held$q | cmd_bit;
-        end
-        if (ins_head) begin
-            held$d = held$q | head_bit;
-        end
         if (do_remove) begin
             ent_valid$d = ent_valid$q & ~cmd_match;
-            held$d = held$q & ~cmd_bit;
         end
         if (do_remove & cmd_hit) begin
             used$d = used_dec;
@@ -25757,8 +25789,6 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         ov_rest$push = to_fifo & hv$q;
         ov_rest$pop = promote & ov_rest$nonempty;
         cmd_newer = newer$q[cmd_idx];
-        fifo_next_id = ov_rest$head[0+:16];
-        nx_idx = fifo_next_id[0+:4];
         nx_is_head = nx_idx == head_idx;
         hd_is_cmd = head_idx == cmd_idx;
         hd_held$d = (hd_held$q | (ins_cmd & hd_is_cmd)) & ~(do_remove & hd_is_cmd);
@@ -25776,7 +25806,7 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
         if (promote) begin
             hv$d = ov_rest$nonempty;
             hd$d = ov_rest$head;
-            hd_held$d = held$q[nx_idx] | (ins_head & nx_is_head);
+            hd_held$d = (nx_match != zero_16) | (ins_head & nx_is_head);
             hd_live$d = live$q[nx_idx];
             hd_newer$d = newer$q[nx_idx];
         end
@@ -26188,7 +26218,6 @@ module nic_homa$prog$sched(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$pri
             used$d = zero_5;
             live$d = zero_n;
             newer$d = zero_n;
-            held$d = zero_n;
             hv$d = 1'b0;
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
@@ -27865,25 +27894,6 @@ module nic_homa$prog$sched$hd_newer(d,q,clock);
     end
           
 endmodule // nic_homa$prog$sched$hd_newer
-
-
-module nic_homa$prog$sched$held(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // nic_homa$prog$sched$held
 
 
 module nic_homa$prog$sched$hv(d,q,clock);

@@ -332,9 +332,6 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     reg  [127:0] newer$d;
     wire  [127:0] newer$q;
     reg  newer$clock;
-    reg  [127:0] held$d;
-    wire  [127:0] held$q;
-    reg  held$clock;
     reg  ov_rest$clock;
     reg  ov_rest$reset;
     reg  ov_rest$push;
@@ -709,6 +706,7 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     reg  [15:0] fifo_next_id;
     reg  [6:0] nx_idx;
     reg  nx_is_head;
+    reg  [15:0] nx_match;
     reg  cmd_newer;
     reg  [4:0] level;
     reg  promote;
@@ -719,7 +717,6 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
     reg  do_remove;
     reg  cmd_hit;
     reg  [127:0] cmd_bit;
-    reg  [127:0] head_bit;
     reg  [15:0] cmd_match;
     reg  [15:0] head_match;
     reg  [15:0] free_one;
@@ -1182,11 +1179,6 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         .d(newer$d),
         .q(newer$q),
         .clock(newer$clock)
-    );
-    prisched_n128$held held(
-        .d(held$d),
-        .q(held$q),
-        .clock(held$clock)
     );
     prisched_n128$ov_rest ov_rest(
         .clock(ov_rest$clock),
@@ -1801,7 +1793,6 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         used$clock = clock;
         live$clock = clock;
         newer$clock = clock;
-        held$clock = clock;
         hd$clock = clock;
         hv$clock = clock;
         hd_held$clock = clock;
@@ -1834,7 +1825,6 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         used$d = used$q;
         live$d = live$q;
         newer$d = newer$q;
-        held$d = held$q;
         hd$d = hd$q;
         hv$d = hv$q;
         hd_held$d = hd_held$q;
@@ -2092,6 +2082,8 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         used_dec = used$q - one_5;
         fifo_head_id = hd$q[0+:16];
         head_idx = fifo_head_id[0+:7];
+        fifo_next_id = ov_rest$head[0+:16];
+        nx_idx = fifo_next_id[0+:7];
         head_prio = hd$q[16+:16];
         head_a = hd$q[32+:16];
         head_b = hd$q[48+:16];
@@ -2104,11 +2096,10 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         cmd_legal = ((cmd$id & id_high) == zero_16) & ((cmd$op == op_upsert) | (cmd$op == op_remove));
         cmd_upsert = take & cmd_legal & (cmd$op == op_upsert);
         do_remove = take & cmd_legal & (cmd$op == op_remove);
-        cmd_hit = held$q[cmd_idx];
         cmd_bit = one_n << cmd_idx;
-        head_bit = one_n << head_idx;
         cmd_match = zero_16;
         head_match = zero_16;
+        nx_match = zero_16;
         cmd_before = zero_16;
         head_before = zero_16;
         if (ent_valid$q[0] & (ent_id$0$q == cmd_idx)) begin
@@ -2116,6 +2107,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         end
         if (ent_valid$q[0] & (ent_id$0$q == head_idx)) begin
             head_match = head_match | one_hot$0;
+        end
+        if (ent_valid$q[0] & (ent_id$0$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$0;
         end
         if ((cmd$prio < ent_prio$0$q) | ((cmd$prio == ent_prio$0$q) & (cmd_idx < ent_id$0$q))) begin
             cmd_before = cmd_before | one_hot$0;
@@ -2129,6 +2123,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         if (ent_valid$q[1] & (ent_id$1$q == head_idx)) begin
             head_match = head_match | one_hot$1;
         end
+        if (ent_valid$q[1] & (ent_id$1$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$1;
+        end
         if ((cmd$prio < ent_prio$1$q) | ((cmd$prio == ent_prio$1$q) & (cmd_idx < ent_id$1$q))) begin
             cmd_before = cmd_before | one_hot$1;
         end
@@ -2140,6 +2137,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         end
         if (ent_valid$q[2] & (ent_id$2$q == head_idx)) begin
             head_match = head_match | one_hot$2;
+        end
+        if (ent_valid$q[2] & (ent_id$2$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$2;
         end
         if ((cmd$prio < ent_prio$2$q) | ((cmd$prio == ent_prio$2$q) & (cmd_idx < ent_id$2$q))) begin
             cmd_before = cmd_before | one_hot$2;
@@ -2153,6 +2153,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         if (ent_valid$q[3] & (ent_id$3$q == head_idx)) begin
             head_match = head_match | one_hot$3;
         end
+        if (ent_valid$q[3] & (ent_id$3$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$3;
+        end
         if ((cmd$prio < ent_prio$3$q) | ((cmd$prio == ent_prio$3$q) & (cmd_idx < ent_id$3$q))) begin
             cmd_before = cmd_before | one_hot$3;
         end
@@ -2164,6 +2167,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         end
         if (ent_valid$q[4] & (ent_id$4$q == head_idx)) begin
             head_match = head_match | one_hot$4;
+        end
+        if (ent_valid$q[4] & (ent_id$4$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$4;
         end
         if ((cmd$prio < ent_prio$4$q) | ((cmd$prio == ent_prio$4$q) & (cmd_idx < ent_id$4$q))) begin
             cmd_before = cmd_before | one_hot$4;
@@ -2177,6 +2183,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         if (ent_valid$q[5] & (ent_id$5$q == head_idx)) begin
             head_match = head_match | one_hot$5;
         end
+        if (ent_valid$q[5] & (ent_id$5$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$5;
+        end
         if ((cmd$prio < ent_prio$5$q) | ((cmd$prio == ent_prio$5$q) & (cmd_idx < ent_id$5$q))) begin
             cmd_before = cmd_before | one_hot$5;
         end
@@ -2188,6 +2197,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         end
         if (ent_valid$q[6] & (ent_id$6$q == head_idx)) begin
             head_match = head_match | one_hot$6;
+        end
+        if (ent_valid$q[6] & (ent_id$6$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$6;
         end
         if ((cmd$prio < ent_prio$6$q) | ((cmd$prio == ent_prio$6$q) & (cmd_idx < ent_id$6$q))) begin
             cmd_before = cmd_before | one_hot$6;
@@ -2201,6 +2213,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         if (ent_valid$q[7] & (ent_id$7$q == head_idx)) begin
             head_match = head_match | one_hot$7;
         end
+        if (ent_valid$q[7] & (ent_id$7$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$7;
+        end
         if ((cmd$prio < ent_prio$7$q) | ((cmd$prio == ent_prio$7$q) & (cmd_idx < ent_id$7$q))) begin
             cmd_before = cmd_before | one_hot$7;
         end
@@ -2212,6 +2227,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         end
         if (ent_valid$q[8] & (ent_id$8$q == head_idx)) begin
             head_match = head_match | one_hot$8;
+        end
+        if (ent_valid$q[8] & (ent_id$8$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$8;
         end
         if ((cmd$prio < ent_prio$8$q) | ((cmd$prio == ent_prio$8$q) & (cmd_idx < ent_id$8$q))) begin
             cmd_before = cmd_before | one_hot$8;
@@ -2225,6 +2243,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         if (ent_valid$q[9] & (ent_id$9$q == head_idx)) begin
             head_match = head_match | one_hot$9;
         end
+        if (ent_valid$q[9] & (ent_id$9$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$9;
+        end
         if ((cmd$prio < ent_prio$9$q) | ((cmd$prio == ent_prio$9$q) & (cmd_idx < ent_id$9$q))) begin
             cmd_before = cmd_before | one_hot$9;
         end
@@ -2236,6 +2257,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         end
         if (ent_valid$q[10] & (ent_id$10$q == head_idx)) begin
             head_match = head_match | one_hot$10;
+        end
+        if (ent_valid$q[10] & (ent_id$10$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$10;
         end
         if ((cmd$prio < ent_prio$10$q) | ((cmd$prio == ent_prio$10$q) & (cmd_idx < ent_id$10$q))) begin
             cmd_before = cmd_before | one_hot$10;
@@ -2249,6 +2273,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         if (ent_valid$q[11] & (ent_id$11$q == head_idx)) begin
             head_match = head_match | one_hot$11;
         end
+        if (ent_valid$q[11] & (ent_id$11$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$11;
+        end
         if ((cmd$prio < ent_prio$11$q) | ((cmd$prio == ent_prio$11$q) & (cmd_idx < ent_id$11$q))) begin
             cmd_before = cmd_before | one_hot$11;
         end
@@ -2260,6 +2287,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         end
         if (ent_valid$q[12] & (ent_id$12$q == head_idx)) begin
             head_match = head_match | one_hot$12;
+        end
+        if (ent_valid$q[12] & (ent_id$12$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$12;
         end
         if ((cmd$prio < ent_prio$12$q) | ((cmd$prio == ent_prio$12$q) & (cmd_idx < ent_id$12$q))) begin
             cmd_before = cmd_before | one_hot$12;
@@ -2273,6 +2303,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         if (ent_valid$q[13] & (ent_id$13$q == head_idx)) begin
             head_match = head_match | one_hot$13;
         end
+        if (ent_valid$q[13] & (ent_id$13$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$13;
+        end
         if ((cmd$prio < ent_prio$13$q) | ((cmd$prio == ent_prio$13$q) & (cmd_idx < ent_id$13$q))) begin
             cmd_before = cmd_before | one_hot$13;
         end
@@ -2284,6 +2317,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         end
         if (ent_valid$q[14] & (ent_id$14$q == head_idx)) begin
             head_match = head_match | one_hot$14;
+        end
+        if (ent_valid$q[14] & (ent_id$14$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$14;
         end
         if ((cmd$prio < ent_prio$14$q) | ((cmd$prio == ent_prio$14$q) & (cmd_idx < ent_id$14$q))) begin
             cmd_before = cmd_before | one_hot$14;
@@ -2297,6 +2333,9 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         if (ent_valid$q[15] & (ent_id$15$q == head_idx)) begin
             head_match = head_match | one_hot$15;
         end
+        if (ent_valid$q[15] & (ent_id$15$q == nx_idx)) begin
+            nx_match = nx_match | one_hot$15;
+        end
         if ((cmd$prio < ent_prio$15$q) | ((cmd$prio == ent_prio$15$q) & (cmd_idx < ent_id$15$q))) begin
             cmd_before = cmd_before | one_hot$15;
         end
@@ -2304,6 +2343,7 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
             head_before = head_before | one_hot$15;
         end
         free_one = ~ent_valid$q & (ent_valid$q + one_16);
+        cmd_hit = cmd_match != zero_16;
         ins_head = promote & head_fresh & ~head_held;
         ins_cmd = cmd_upsert & ~cmd_hit & any_free;
         insert = ins_head | ins_cmd;
@@ -2595,20 +2635,12 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
             ent_a_ne_b$d = ent_a_ne_b$q | wr;
         end
         ent_valid$d = ent_valid$q;
-        held$d = held$q;
         if (insert) begin
             ent_valid$d = ent_valid$q | free_one;
             used$d = used_inc;
         end
-        if (ins_cmd) begin
-            held$d = held$q | cmd_bit;
-        end
-        if (ins_head) begin
-            held$d = held$q | head_bit;
-        end
         if (do_remove) begin
             ent_valid$d = ent_valid$q & ~cmd_match;
-            held$d = held$q & ~cmd_bit;
         end
         if (do_remove & cmd_hit) begin
             used$d = used_dec;
@@ -2624,8 +2656,6 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         ov_rest$push = to_fifo & hv$q;
         ov_rest$pop = promote & ov_rest$nonempty;
         cmd_newer = newer$q[cmd_idx];
-        fifo_next_id = ov_rest$head[0+:16];
-        nx_idx = fifo_next_id[0+:7];
         nx_is_head = nx_idx == head_idx;
         hd_is_cmd = head_idx == cmd_idx;
         hd_held$d = (hd_held$q | (ins_cmd & hd_is_cmd)) & ~(do_remove & hd_is_cmd);
@@ -2643,7 +2673,7 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
         if (promote) begin
             hv$d = ov_rest$nonempty;
             hd$d = ov_rest$head;
-            hd_held$d = held$q[nx_idx] | (ins_head & nx_is_head);
+            hd_held$d = (nx_match != zero_16) | (ins_head & nx_is_head);
             hd_live$d = live$q[nx_idx];
             hd_newer$d = newer$q[nx_idx];
         end
@@ -3055,7 +3085,6 @@ module prisched_n128(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$
             used$d = zero_5;
             live$d = zero_n;
             newer$d = zero_n;
-            held$d = zero_n;
             hv$d = 1'b0;
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
@@ -4732,25 +4761,6 @@ module prisched_n128$hd_newer(d,q,clock);
     end
           
 endmodule // prisched_n128$hd_newer
-
-
-module prisched_n128$held(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // prisched_n128$held
 
 
 module prisched_n128$hv(d,q,clock);

@@ -10,7 +10,7 @@
 //!  ◄── ready (low while the    │ order matrix before[16][16]    │            ▼
 //!      FIFO head is popped)    └──▲──────────────┬──────────────┘  stage 1 (cycle t): the
 //!                                 │ pop          │ UPSERT, no      predicate per entry, the
-//!  live[N], newer[N], held[N]: ┌──┴──────────────▼──┐ free entry   winner from the matrix;
+//!  live[N], newer[N]:          ┌──┴──────────────▼──┐ free entry   winner from the matrix;
 //!  bitmaps; an outdated head   │ overflow FIFO, 16  │              every entry's rank and
 //!  is discarded                │ (id, prio, a, b)   │              fields registered beside
 //!                              └────────────────────┘              stage 2 (t+1): the
@@ -23,12 +23,14 @@
 //! and the flags `a > b` and `a != b`, evaluated once when the entry is written (so the
 //! query compares only `a < q` per entry).
 //! Entries are ordered by `(prio, id)`: a LOWER `prio` is a HIGHER priority, ties go to
-//! the lower id. A valid id is in at most one entry. Bitmaps over the `N` ids say which
-//! ids are live (`live`: upserted and not removed since) and which have an entry
-//! (`held`), so that a command finds whether its id has an entry with one bit lookup.
-//! The FIFO head's bits of the three bitmaps are registers beside it, kept current each
-//! cycle (the command's changes to its id forwarded; on a pop, the next snapshot's bits
-//! looked up), so whether the head is popped is decided from registers.
+//! the lower id. A valid id is in at most one entry, so whether an id has an entry is
+//! found by comparing it with the 16 entries' ids (in parallel; not a bit of an `N`-wide
+//! bitmap chosen by the id, whose multiplexer is 7 levels deep at 128 ids). Bitmaps over
+//! the `N` ids say which ids are live (`live`: upserted and not removed since) and which
+//! were updated in place (`newer`, below). The FIFO head's "has an entry", "live" and
+//! "newer" are registers beside it, kept current each cycle (the command's changes to its
+//! id forwarded; on a pop, the next snapshot's looked up), so whether the head is popped
+//! is decided from registers.
 //!
 //! The order of the entries is kept, not computed per query: `before[i]` bit `j` says that
 //! entry `i` is ordered before entry `j`. When an entry is written, its key is compared
@@ -229,11 +231,9 @@ pub struct PrioSched<const A: usize, const N: usize> {
     /// Ids whose entry a command updated in place since they were last removed: every
     /// queued snapshot of them is older than the entry.
     newer: DFF<Bits<N>>,
-    /// Ids that have an entry.
-    held: DFF<Bits<N>>,
     /// The overflow FIFO: its head in registers (`hd`, valid while `hv`), the entries
     /// after it in `ov_rest` (as `rfifo::RegFifo`; it holds at most 15). Beside the
-    /// head, its id's bits of `held`, `live` and `newer`, kept current every cycle from
+    /// head, whether its id has an entry and its id's bits of `live` and `newer`, kept current every cycle from
     /// this cycle's changes, so that whether the head is popped is decided from registers
     /// (the lookups were the start of the command side's longest path: 62 MHz on ECP5 at
     /// 128 ids).
@@ -299,6 +299,8 @@ pub struct PrioSched<const A: usize, const N: usize> {
     fifo_next_id: Signal<Local, Bits<16>>,
     nx_idx: Signal<Local, Bits<A>>,
     nx_is_head: Signal<Local, bool>,
+    /// One-hot over the entries: the next snapshot's id's entry (0 when there is none).
+    nx_match: Signal<Local, Bits<16>>,
     /// `newer`'s bit of the command's id.
     cmd_newer: Signal<Local, bool>,
     /// Snapshots queued: the head and the entries after it.
@@ -310,9 +312,8 @@ pub struct PrioSched<const A: usize, const N: usize> {
     cmd_upsert: Signal<Local, bool>,
     do_remove: Signal<Local, bool>,
     cmd_hit: Signal<Local, bool>,
-    /// One-hot over the ids: the command's id, the FIFO head's id.
+    /// One-hot over the ids: the command's id.
     cmd_bit: Signal<Local, Bits<N>>,
-    head_bit: Signal<Local, Bits<N>>,
     /// One-hot over the entries: the command's id's entry, the head's id's entry, the
     /// lowest free entry (each 0 when there is none).
     cmd_match: Signal<Local, Bits<16>>,
@@ -414,7 +415,6 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             used: Default::default(),
             live: Default::default(),
             newer: Default::default(),
-            held: Default::default(),
             ov_rest: Fifo::new(),
             hd: Default::default(),
             hv: Default::default(),
@@ -462,6 +462,7 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             fifo_next_id: Default::default(),
             nx_idx: Default::default(),
             nx_is_head: Default::default(),
+            nx_match: Default::default(),
             cmd_newer: Default::default(),
             level: Default::default(),
             promote: Default::default(),
@@ -472,7 +473,6 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             do_remove: Default::default(),
             cmd_hit: Default::default(),
             cmd_bit: Default::default(),
-            head_bit: Default::default(),
             cmd_match: Default::default(),
             head_match: Default::default(),
             free_one: Default::default(),
@@ -557,7 +557,6 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             used,
             live,
             newer,
-            held,
             hd,
             hv,
             hd_held,
@@ -614,6 +613,10 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         // and everything derived from it is gated by `promote`.
         self.fifo_head_id.next = self.hd.q.val().id;
         self.head_idx.next = self.fifo_head_id.val().get_bits::<A>(0);
+        // The snapshot after the head (defined only while the inner FIFO is nonempty; what
+        // is derived from it is used only on a pop).
+        self.fifo_next_id.next = self.ov_rest.head.val().id;
+        self.nx_idx.next = self.fifo_next_id.val().get_bits::<A>(0);
         self.head_prio.next = self.hd.q.val().prio;
         self.head_a.next = self.hd.q.val().a;
         self.head_b.next = self.hd.q.val().b;
@@ -635,14 +638,13 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             self.take.val() & self.cmd_legal.val() & (self.cmd.op.val() == self.op_upsert.val());
         self.do_remove.next =
             self.take.val() & self.cmd_legal.val() & (self.cmd.op.val() == self.op_remove.val());
-        self.cmd_hit.next = self.held.q.val().get_bit(self.cmd_idx.val().index());
         self.cmd_bit.next = self.one_n.val() << self.cmd_idx.val();
-        self.head_bit.next = self.one_n.val() << self.head_idx.val();
 
         // Per entry, in parallel: which entry holds the command's id and the head's id,
         // the lowest free entry, and whether each key is ordered before the entry's.
         self.cmd_match.next = self.zero_16.val();
         self.head_match.next = self.zero_16.val();
+        self.nx_match.next = self.zero_16.val();
         self.cmd_before.next = self.zero_16.val();
         self.head_before.next = self.zero_16.val();
         for i in 0..ENTRIES {
@@ -651,6 +653,9 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             }
             if self.ent_valid.q.val().get_bit(i) & (self.ent_id[i].q.val() == self.head_idx.val()) {
                 self.head_match.next = self.head_match.val() | self.one_hot[i].val();
+            }
+            if self.ent_valid.q.val().get_bit(i) & (self.ent_id[i].q.val() == self.nx_idx.val()) {
+                self.nx_match.next = self.nx_match.val() | self.one_hot[i].val();
             }
             if (self.cmd.prio.val() < self.ent_prio[i].q.val())
                 | ((self.cmd.prio.val() == self.ent_prio[i].q.val())
@@ -668,6 +673,10 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         // The lowest clear bit of `ent_valid` (0 when all are set): a carry, not a chain
         // of 16 priority multiplexers.
         self.free_one.next = !self.ent_valid.q.val() & (self.ent_valid.q.val() + self.one_16.val());
+        // Whether the command's id has an entry: from the 16 compares, not a bit of an
+        // N-wide bitmap chosen by the id (at 128 ids that multiplexer, 7 levels of
+        // multiplexers on ECP5, began the command side's longest path).
+        self.cmd_hit.next = self.cmd_match.val() != self.zero_16.val();
 
         // What is written: a fresh head (into a free entry, or onto its id's entry), or
         // a legal UPSERT (onto its id's entry, or into a free entry when there is one).
@@ -676,7 +685,7 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         self.insert.next = self.ins_head.val() | self.ins_cmd.val();
         // The same choice, flat: the head's entry or the command's, each picked from its
         // own lookups, then one multiplexer on `promote`. A command's id has an entry
-        // exactly when `cmd_match` is not 0, so an update in place needs no `cmd_hit`.
+        // exactly when `cmd_match` is not 0, so an update in place is `cmd_match` itself.
         self.wr_head.next = self.zero_16.val();
         if self.head_fresh.val() {
             if self.head_held.val() {
@@ -742,21 +751,13 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             self.ent_a_ne_b.d.next = self.ent_a_ne_b.q.val() | self.wr.val();
         }
         self.ent_valid.d.next = self.ent_valid.q.val();
-        self.held.d.next = self.held.q.val();
         if self.insert.val() {
             self.ent_valid.d.next = self.ent_valid.q.val() | self.free_one.val();
             self.used.d.next = self.used_inc.val();
         }
-        if self.ins_cmd.val() {
-            self.held.d.next = self.held.q.val() | self.cmd_bit.val();
-        }
-        if self.ins_head.val() {
-            self.held.d.next = self.held.q.val() | self.head_bit.val();
-        }
         if self.do_remove.val() {
             // A miss clears nothing: `cmd_match` is 0 and the id's bit is already clear.
             self.ent_valid.d.next = self.ent_valid.q.val() & !self.cmd_match.val();
-            self.held.d.next = self.held.q.val() & !self.cmd_bit.val();
         }
         if self.do_remove.val() & self.cmd_hit.val() {
             self.used.d.next = self.used_dec.val();
@@ -785,8 +786,6 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         self.ov_rest.push.next = self.to_fifo.val() & self.hv.q.val();
         self.ov_rest.pop.next = self.promote.val() & self.ov_rest.nonempty.val();
         self.cmd_newer.next = self.newer.q.val().get_bit(self.cmd_idx.val().index());
-        self.fifo_next_id.next = self.ov_rest.head.val().id;
-        self.nx_idx.next = self.fifo_next_id.val().get_bits::<A>(0);
         self.nx_is_head.next = self.nx_idx.val() == self.head_idx.val();
         // A head that stays: its bits change as this cycle's command changes its id's.
         self.hd_is_cmd.next = self.head_idx.val() == self.cmd_idx.val();
@@ -812,7 +811,7 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         if self.promote.val() {
             self.hv.d.next = self.ov_rest.nonempty.val();
             self.hd.d.next = self.ov_rest.head.val();
-            self.hd_held.d.next = self.held.q.val().get_bit(self.nx_idx.val().index())
+            self.hd_held.d.next = (self.nx_match.val() != self.zero_16.val())
                 | (self.ins_head.val() & self.nx_is_head.val());
             self.hd_live.d.next = self.live.q.val().get_bit(self.nx_idx.val().index());
             self.hd_newer.d.next = self.newer.q.val().get_bit(self.nx_idx.val().index());
@@ -967,7 +966,6 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             self.used.d.next = self.zero_5.val();
             self.live.d.next = self.zero_n.val();
             self.newer.d.next = self.zero_n.val();
-            self.held.d.next = self.zero_n.val();
             self.hv.d.next = false;
             self.s1_valid.d.next = false;
             self.s2_valid.d.next = false;

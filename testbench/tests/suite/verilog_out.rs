@@ -233,7 +233,7 @@ fn xcup_rows() -> Vec<&'static str> {
 /// The modes whose 16-port row (`switch2_p16@MODE`) has a committed xcup report: about
 /// seventy minutes of Yosys each on one core (docs/fpga.md). The other modes' rows are
 /// still to be made; the 16-port row without a mode (every mode's logic) has one.
-const P16_MODE_ROWS: [&str; 1] = ["droptail"];
+const P16_MODE_ROWS: [&str; 2] = ["droptail", "trim"];
 
 /// A row whose Yosys run is left to `scripts/test-full.sh` ([`FULL_SYNTHESIS_ONLY`], with
 /// its modes).
