@@ -703,6 +703,7 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
     reg  head_held;
     reg  head_fresh;
     reg  hd_is_cmd;
+    reg  rm_head;
     reg  [15:0] fifo_next_id;
     reg  [3:0] nx_idx;
     reg  nx_is_head;
@@ -2658,9 +2659,10 @@ module prisched_n16(clock,reset,cmd$valid,cmd$ready,cmd$op,cmd$id,cmd$prio,cmd$a
         cmd_newer = newer$q[cmd_idx];
         nx_is_head = nx_idx == head_idx;
         hd_is_cmd = head_idx == cmd_idx;
-        hd_held$d = (hd_held$q | (ins_cmd & hd_is_cmd)) & ~(do_remove & hd_is_cmd);
-        hd_live$d = (hd_live$q | (cmd_upsert & hd_is_cmd)) & ~(do_remove & hd_is_cmd);
-        hd_newer$d = (hd_newer$q | (cmd_upsert & cmd_hit & hd_is_cmd)) & ~(do_remove & hd_is_cmd);
+        rm_head = do_remove & hd_is_cmd;
+        hd_held$d = (hd_held$q | (ins_cmd & hd_is_cmd)) & ~rm_head;
+        hd_live$d = (hd_live$q | (cmd_upsert & hd_is_cmd)) & ~rm_head;
+        hd_newer$d = (hd_newer$q | (cmd_upsert & cmd_hit & hd_is_cmd)) & ~rm_head;
         if (to_fifo) begin
             if (~hv$q) begin
                 hd$d = push_snap;

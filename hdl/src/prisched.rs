@@ -233,10 +233,10 @@ pub struct PrioSched<const A: usize, const N: usize> {
     newer: DFF<Bits<N>>,
     /// The overflow FIFO: its head in registers (`hd`, valid while `hv`), the entries
     /// after it in `ov_rest` (as `rfifo::RegFifo`; it holds at most 15). Beside the
-    /// head, whether its id has an entry and its id's bits of `live` and `newer`, kept current every cycle from
-    /// this cycle's changes, so that whether the head is popped is decided from registers
-    /// (the lookups were the start of the command side's longest path: 62 MHz on ECP5 at
-    /// 128 ids).
+    /// head, whether its id has an entry and its id's bits of `live` and `newer`, kept
+    /// current every cycle from this cycle's changes, so that whether the head is popped
+    /// is decided from registers (the lookups were the start of the command side's longest
+    /// path: 62 MHz on ECP5 at 128 ids).
     ov_rest: Fifo<PsSnapshot, 4, 5>,
     hd: DFF<PsSnapshot>,
     hv: DFF<bool>,
@@ -295,6 +295,8 @@ pub struct PrioSched<const A: usize, const N: usize> {
     head_fresh: Signal<Local, bool>,
     /// The head's id is the command's.
     hd_is_cmd: Signal<Local, bool>,
+    /// This cycle's REMOVE is of the head's id (its three bits cleared).
+    rm_head: Signal<Local, bool>,
     /// The id of the snapshot after the head, and whether it is the head's id.
     fifo_next_id: Signal<Local, Bits<16>>,
     nx_idx: Signal<Local, Bits<A>>,
@@ -459,6 +461,7 @@ impl<const A: usize, const N: usize> PrioSched<A, N> {
             head_held: Default::default(),
             head_fresh: Default::default(),
             hd_is_cmd: Default::default(),
+            rm_head: Default::default(),
             fifo_next_id: Default::default(),
             nx_idx: Default::default(),
             nx_is_head: Default::default(),
@@ -640,8 +643,8 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             self.take.val() & self.cmd_legal.val() & (self.cmd.op.val() == self.op_remove.val());
         self.cmd_bit.next = self.one_n.val() << self.cmd_idx.val();
 
-        // Per entry, in parallel: which entry holds the command's id and the head's id,
-        // the lowest free entry, and whether each key is ordered before the entry's.
+        // Per entry, in parallel: which entry holds the command's id, the head's id and
+        // the next snapshot's id, the lowest free entry, and whether each key is ordered before the entry's.
         self.cmd_match.next = self.zero_16.val();
         self.head_match.next = self.zero_16.val();
         self.nx_match.next = self.zero_16.val();
@@ -756,7 +759,7 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
             self.used.d.next = self.used_inc.val();
         }
         if self.do_remove.val() {
-            // A miss clears nothing: `cmd_match` is 0 and the id's bit is already clear.
+            // A miss clears nothing: `cmd_match` is 0.
             self.ent_valid.d.next = self.ent_valid.q.val() & !self.cmd_match.val();
         }
         if self.do_remove.val() & self.cmd_hit.val() {
@@ -789,14 +792,15 @@ impl<const A: usize, const N: usize> Logic for PrioSched<A, N> {
         self.nx_is_head.next = self.nx_idx.val() == self.head_idx.val();
         // A head that stays: its bits change as this cycle's command changes its id's.
         self.hd_is_cmd.next = self.head_idx.val() == self.cmd_idx.val();
+        self.rm_head.next = self.do_remove.val() & self.hd_is_cmd.val();
         self.hd_held.d.next = (self.hd_held.q.val() | (self.ins_cmd.val() & self.hd_is_cmd.val()))
-            & !(self.do_remove.val() & self.hd_is_cmd.val());
+            & !self.rm_head.val();
         self.hd_live.d.next = (self.hd_live.q.val()
             | (self.cmd_upsert.val() & self.hd_is_cmd.val()))
-            & !(self.do_remove.val() & self.hd_is_cmd.val());
+            & !self.rm_head.val();
         self.hd_newer.d.next = (self.hd_newer.q.val()
             | (self.cmd_upsert.val() & self.cmd_hit.val() & self.hd_is_cmd.val()))
-            & !(self.do_remove.val() & self.hd_is_cmd.val());
+            & !self.rm_head.val();
         if self.to_fifo.val() {
             if !self.hv.q.val() {
                 self.hd.d.next = self.push_snap.val();
